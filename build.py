@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Set up and test pyinspect with two commands.
+
+    python3 build.py          create .venv, install pyinspect with its dev extras,
+                              build every C# project (dotnet/ and tests/targets/)
+    python3 build.py test     run the whole test suite (extra args go to pytest)
+    python3 build.py dotnet   rebuild only the C# projects
+
+Python packages come from ../shared/wheelhouse when it exists (machines without a
+Python package index), else from the normal index. A missing component (python 3.11+,
+the .NET SDK, a package, a build output) stops the run with a clear message; nothing
+is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+VENV_PYTHON = VENV / "bin" / "python"
+WHEELHOUSE = ROOT.parent / "shared" / "wheelhouse"
+DOTNET_OUT = ROOT / "pyinspect" / "_dotnet"
+TARGETS_OUT = ROOT / "tests" / "targets" / "_build"
+
+
+class SetupError(Exception):
+    """A missing component: printed as one clear line, exit status 1."""
+
+
+def run(cmd: list[str], **kwargs: object) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    result = subprocess.run(cmd, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
+    if result.returncode != 0:
+        raise SetupError(f"command failed with exit code {result.returncode}: {' '.join(cmd)}")
+
+
+def check_python() -> None:
+    if sys.version_info < (3, 11):
+        raise SetupError(f"pyinspect needs Python 3.11 or newer, this is {sys.version.split()[0]}")
+
+
+def create_venv() -> None:
+    if not VENV_PYTHON.exists():
+        print(f"creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+
+
+def install_python_packages() -> None:
+    if WHEELHOUSE.is_dir():
+        constraints = WHEELHOUSE / "constraints.txt"
+        offline = ["--no-index", "--find-links", str(WHEELHOUSE)]
+        pin = ["-c", str(constraints)] if constraints.exists() else []
+        run([str(VENV_PYTHON), "-m", "pip", "install", "-q", *offline, "uv"])
+        uv = str(VENV / "bin" / "uv")
+        run([uv, "pip", "install", "-q", "--python", str(VENV_PYTHON), "--offline",
+             "--find-links", str(WHEELHOUSE), *pin, "-e", ".[dev]"])
+    else:
+        run([str(VENV_PYTHON), "-m", "pip", "install", "-q", "-e", ".[dev]"])
+
+
+def find_dotnet() -> str:
+    dotnet = shutil.which("dotnet")
+    if dotnet is None:
+        raise SetupError("the .NET SDK (dotnet) is not on PATH; install .NET SDK 10 first")
+    return dotnet
+
+
+def build_dotnet() -> None:
+    dotnet = find_dotnet()
+    env = {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1"}
+    run([dotnet, "build", "build.proj", "-nologo", "-v", "q", "-clp:ErrorsOnly"], env=env)
+    expected = [p.parent.name for p in sorted((ROOT / "dotnet").glob("*/*.csproj"))]
+    missing = [name for name in expected if not (DOTNET_OUT / name / f"{name}.dll").exists()]
+    targets = [p.parent.name for p in sorted((ROOT / "tests" / "targets").glob("*/*.csproj"))]
+    missing += [name for name in targets if not (TARGETS_OUT / name / f"{name}.dll").exists()]
+    if missing:
+        raise SetupError(f"build finished but these outputs are missing: {', '.join(missing)}")
+
+
+def setup() -> None:
+    check_python()
+    create_venv()
+    install_python_packages()
+    build_dotnet()
+    print("pyinspect is set up; run: python3 build.py test", flush=True)
+
+
+def test(pytest_args: list[str]) -> int:
+    if not VENV_PYTHON.exists():
+        raise SetupError("no .venv: run `python3 build.py` first")
+    cmd = [str(VENV_PYTHON), "-m", "pytest", *pytest_args]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.run(cmd, cwd=ROOT).returncode
+
+
+def main(argv: list[str]) -> int:
+    try:
+        if not argv:
+            setup()
+            return 0
+        if argv[0] == "test":
+            return test(argv[1:])
+        if argv[0] == "dotnet":
+            build_dotnet()
+            return 0
+        print(__doc__)
+        return 2
+    except SetupError as exc:
+        print(f"build.py: error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

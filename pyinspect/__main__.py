@@ -1,0 +1,3 @@
+from pyinspect.cli import main
+
+main()

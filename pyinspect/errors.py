@@ -1,0 +1,211 @@
+"""One exception tree for pyinspect, and the closed set of error codes.
+
+Every failure a user can see is a ``PyInspectError`` carrying an ``ErrorCode``; the
+MCP tools turn it into ``{"success": false, "error": {"code", "message"}}`` (or the
+contract's own error shape), the CLI prints its message. Foreign exceptions
+(pythonnet, the DAP wire, OS errors) are translated at the boundary where they occur,
+with context (pid, address, command, seq) attached.
+
+    PyInspectError
+    ├── InvalidParameterError      a parameter out of range or of the wrong form
+    ├── SetupMissingError          a build output or the .NET runtime is missing
+    ├── TargetError                the process or dump to read
+    │   ├── ProcessNotFoundError
+    │   ├── NotDotNetProcessError
+    │   └── DumpError
+    ├── HeapError                  reading memory through ClrMD
+    │   ├── NotAnObjectError       an address that is not a managed object
+    │   └── HeapReadError          any other ClrMD failure
+    ├── AdapterError               the DAP adapter and its protocol
+    │   ├── AdapterDiedError       the adapter process ended; pending requests fail
+    │   ├── AdapterTimeoutError    no answer within the bounded wait
+    │   └── RequestFailedError     the adapter answered success=false
+    └── SessionError               the debug session's state forbids the call
+        ├── NoSessionError
+        ├── NotPausedError
+        ├── UnknownThreadError / UnknownFrameError / UnknownBreakpointError
+        ├── VariableUnavailableError
+        ├── EvaluationError
+        ├── NotCollectionError
+        └── DepthExceededError
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "AdapterDiedError",
+    "AdapterError",
+    "AdapterTimeoutError",
+    "DepthExceededError",
+    "DumpError",
+    "ErrorCode",
+    "EvaluationError",
+    "HeapError",
+    "HeapReadError",
+    "InvalidParameterError",
+    "NoSessionError",
+    "NotAnObjectError",
+    "NotCollectionError",
+    "NotDotNetProcessError",
+    "NotPausedError",
+    "ProcessNotFoundError",
+    "PyInspectError",
+    "RequestFailedError",
+    "SessionError",
+    "SetupMissingError",
+    "TargetError",
+    "UnknownBreakpointError",
+    "UnknownFrameError",
+    "UnknownThreadError",
+    "VariableUnavailableError",
+]
+
+
+class ErrorCode(StrEnum):
+    """Every code an answer may carry. Contracts that spell codes in lower case
+    (object_summarize, collection_analyze) get ``code.lower()`` at the tool layer."""
+
+    INVALID_PARAMETER = "INVALID_PARAMETER"
+    SETUP_MISSING = "SETUP_MISSING"
+    PROCESS_NOT_FOUND = "PROCESS_NOT_FOUND"
+    NOT_DOTNET_PROCESS = "NOT_DOTNET_PROCESS"
+    DUMP_ERROR = "DUMP_ERROR"
+    NOT_AN_OBJECT = "NOT_AN_OBJECT"
+    HEAP_READ_ERROR = "HEAP_READ_ERROR"
+    ADAPTER_ERROR = "ADAPTER_ERROR"
+    ADAPTER_DIED = "ADAPTER_DIED"
+    TIMEOUT = "TIMEOUT"
+    NO_SESSION = "NO_SESSION"
+    NOT_PAUSED = "NOT_PAUSED"
+    UNKNOWN_THREAD = "UNKNOWN_THREAD"
+    UNKNOWN_FRAME = "UNKNOWN_FRAME"
+    UNKNOWN_BREAKPOINT = "UNKNOWN_BREAKPOINT"
+    INVALID_REFERENCE = "INVALID_REFERENCE"
+    VARIABLE_UNAVAILABLE = "VARIABLE_UNAVAILABLE"
+    EVAL_EXCEPTION = "EVAL_EXCEPTION"
+    NOT_COLLECTION = "NOT_COLLECTION"
+    DEPTH_EXCEEDED = "DEPTH_EXCEEDED"
+
+
+class PyInspectError(Exception):
+    """Base of every pyinspect error: a code, a message, and context for debugging."""
+
+    code: ErrorCode = ErrorCode.INVALID_PARAMETER
+
+    def __init__(self, message: str, *, code: ErrorCode | None = None, **context: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.context = context
+
+    def __str__(self) -> str:
+        if not self.context:
+            return self.message
+        details = ", ".join(f"{k}={v!r}" for k, v in self.context.items())
+        return f"{self.message} ({details})"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": str(self.code), "message": self.message}
+
+
+class InvalidParameterError(PyInspectError):
+    code = ErrorCode.INVALID_PARAMETER
+
+
+class SetupMissingError(PyInspectError):
+    code = ErrorCode.SETUP_MISSING
+
+
+class TargetError(PyInspectError):
+    code = ErrorCode.PROCESS_NOT_FOUND
+
+
+class ProcessNotFoundError(TargetError):
+    code = ErrorCode.PROCESS_NOT_FOUND
+
+
+class NotDotNetProcessError(TargetError):
+    code = ErrorCode.NOT_DOTNET_PROCESS
+
+
+class DumpError(TargetError):
+    code = ErrorCode.DUMP_ERROR
+
+
+class HeapError(PyInspectError):
+    code = ErrorCode.HEAP_READ_ERROR
+
+
+class NotAnObjectError(HeapError):
+    code = ErrorCode.NOT_AN_OBJECT
+
+
+class HeapReadError(HeapError):
+    code = ErrorCode.HEAP_READ_ERROR
+
+
+class AdapterError(PyInspectError):
+    code = ErrorCode.ADAPTER_ERROR
+
+
+class AdapterDiedError(AdapterError):
+    code = ErrorCode.ADAPTER_DIED
+
+
+class AdapterTimeoutError(AdapterError):
+    code = ErrorCode.TIMEOUT
+
+
+class RequestFailedError(AdapterError):
+    code = ErrorCode.ADAPTER_ERROR
+
+
+class SessionError(PyInspectError):
+    code = ErrorCode.NO_SESSION
+
+
+class NoSessionError(SessionError):
+    code = ErrorCode.NO_SESSION
+
+
+class NotPausedError(SessionError):
+    code = ErrorCode.NOT_PAUSED
+
+
+class UnknownThreadError(SessionError):
+    code = ErrorCode.UNKNOWN_THREAD
+
+
+class UnknownFrameError(SessionError):
+    code = ErrorCode.UNKNOWN_FRAME
+
+
+class UnknownBreakpointError(SessionError):
+    code = ErrorCode.UNKNOWN_BREAKPOINT
+
+
+class VariableUnavailableError(SessionError):
+    code = ErrorCode.VARIABLE_UNAVAILABLE
+
+
+class EvaluationError(SessionError):
+    """An expression failed in the debuggee; ``exception_type`` names the .NET
+    exception when there was one (the evaluate contract shows it as ``type``)."""
+
+    code = ErrorCode.EVAL_EXCEPTION
+
+    def __init__(self, message: str, *, exception_type: str | None = None, **context: Any) -> None:
+        super().__init__(message, **context)
+        self.exception_type = exception_type
+
+
+class NotCollectionError(SessionError):
+    code = ErrorCode.NOT_COLLECTION
+
+
+class DepthExceededError(SessionError):
+    code = ErrorCode.DEPTH_EXCEEDED

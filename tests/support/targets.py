@@ -1,0 +1,77 @@
+"""Finding and running the debuggee programs under tests/targets/.
+
+build.py builds each tests/targets/<Name>/ into tests/targets/_build/<Name>/. A missing
+build fails the test with a clear message: a missing component is never a skip.
+Breakpoint lines are found by `// @bp name` markers in the source, never hard-coded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TARGETS_DIR = Path(__file__).resolve().parents[1] / "targets"
+BUILD_DIR = TARGETS_DIR / "_build"
+
+
+def target_dll(name: str) -> Path:
+    dll = BUILD_DIR / name / f"{name}.dll"
+    if not dll.exists():
+        pytest.fail(f"debuggee {name} is not built ({dll}); run `python3 build.py`")
+    return dll
+
+
+def target_source(name: str, file: str = "Program.cs") -> Path:
+    return TARGETS_DIR / name / file
+
+
+def marker_line(name: str, marker: str, file: str = "Program.cs") -> int:
+    """1-based line of `// @bp <marker>` in a target's source file."""
+    pattern = re.compile(rf"//\s*@bp\s+{re.escape(marker)}\b")
+    for number, line in enumerate(target_source(name, file).read_text().splitlines(), 1):
+        if pattern.search(line):
+            return number
+    raise AssertionError(f"marker @bp {marker} not found in {name}/{file}")
+
+
+def wait_for_file(path: Path, timeout: float = 30.0, proc: subprocess.Popen[Any] | None = None) -> None:
+    """Wait (bounded) until a debuggee has written `path`; fail early if it died."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists() and path.stat().st_size > 0:
+            return
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"debuggee exited with {proc.returncode} before writing {path}")
+        time.sleep(0.05)
+    raise AssertionError(f"debuggee did not write {path} within {timeout}s")
+
+
+def read_truth(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+@contextmanager
+def running_target(name: str, *args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """Start a debuggee with `dotnet <dll> args...`; always killed afterwards."""
+    proc = subprocess.Popen(
+        ["dotnet", str(target_dll(name)), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
