@@ -1,0 +1,156 @@
+using Microsoft.Diagnostics.Runtime;
+
+namespace PyInspect.Heap;
+
+/// <summary>
+/// One opened target (live process or core dump) and its single ClrRuntime, kept alive
+/// for the target's lifetime. Every method is a coarse call returning a whole result
+/// (JSON text or a walk object), because each crossing from Python costs far more than
+/// a ClrMD read. Call it from one thread only.
+/// </summary>
+public sealed class HeapTarget : IDisposable
+{
+    private readonly DataTarget _dataTarget;
+    private bool _disposed;
+
+    private HeapTarget(DataTarget dataTarget, ClrRuntime runtime, string description)
+    {
+        _dataTarget = dataTarget;
+        Runtime = runtime;
+        Description = description;
+    }
+
+    /// <summary>The ClrMD runtime, for helpers (collection readers) built on this target.</summary>
+    public ClrRuntime Runtime { get; }
+
+    public string Description { get; }
+
+    public int PointerSize => _dataTarget.DataReader.PointerSize;
+
+    public string RuntimeVersion => _dataTarget.ClrVersions.Length > 0
+        ? _dataTarget.ClrVersions[0].Version.ToString() : "";
+
+    /// <summary>
+    /// Attach to a live process. suspend=false reads memory without stopping it (works
+    /// beside a debugger holding it stopped); suspend=true freezes it until Dispose.
+    /// </summary>
+    public static HeapTarget Attach(int pid, bool suspend, string dacPath)
+    {
+        DataTarget dataTarget;
+        try
+        {
+            dataTarget = DataTarget.AttachToProcess(pid, suspend);
+        }
+        catch (Exception exc) when (exc is ArgumentException or InvalidOperationException)
+        {
+            throw new HeapTargetException("PROCESS_NOT_FOUND", $"cannot attach to process {pid}: {exc.Message}", exc);
+        }
+        catch (Exception exc)
+        {
+            throw new HeapTargetException("PROCESS_NOT_FOUND", $"cannot attach to process {pid}: {exc.Message}", exc);
+        }
+        return Open(dataTarget, dacPath, $"process {pid}", "NOT_DOTNET_PROCESS");
+    }
+
+    /// <summary>Open a core dump (as written by the runtime's createdump).</summary>
+    public static HeapTarget OpenDump(string path, string dacPath)
+    {
+        if (!File.Exists(path))
+            throw new HeapTargetException("DUMP_ERROR", $"dump file not found: {path}");
+        DataTarget dataTarget;
+        try
+        {
+            dataTarget = DataTarget.LoadDump(path);
+        }
+        catch (Exception exc)
+        {
+            throw new HeapTargetException("DUMP_ERROR", $"not a readable core dump: {path}: {exc.Message}", exc);
+        }
+        return Open(dataTarget, dacPath, $"dump {path}", "DUMP_ERROR");
+    }
+
+    private static HeapTarget Open(DataTarget dataTarget, string dacPath, string description, string noRuntimeCode)
+    {
+        try
+        {
+            if (dataTarget.ClrVersions.Length == 0)
+                throw new HeapTargetException(noRuntimeCode, $"{description} has no .NET (CoreCLR) runtime loaded");
+            var info = dataTarget.ClrVersions[0];
+            var runtime = string.IsNullOrEmpty(dacPath) ? info.CreateRuntime() : info.CreateRuntime(dacPath, ignoreMismatch: true);
+            return new HeapTarget(dataTarget, runtime, description);
+        }
+        catch (HeapTargetException)
+        {
+            dataTarget.Dispose();
+            throw;
+        }
+        catch (Exception exc)
+        {
+            dataTarget.Dispose();
+            throw new HeapTargetException(noRuntimeCode, $"cannot read the .NET runtime of {description}: {exc.Message}", exc);
+        }
+    }
+
+    /// <summary>Drop ClrMD's cached memory and heap state: call after the target ran.</summary>
+    public void Flush()
+    {
+        Runtime.FlushCachedData();
+        _dataTarget.DataReader.FlushCachedData();
+    }
+
+    /// <summary>Start a heap statistics walk that the caller advances in batches.</summary>
+    public HeapWalk StartStatsWalk() => new(Runtime.Heap);
+
+    /// <summary>Whole heap statistics in one call, as JSON [{type, count, totalSize}].</summary>
+    public string HeapStats()
+    {
+        var walk = StartStatsWalk();
+        while (!walk.Step(int.MaxValue)) { }
+        return walk.ResultJson();
+    }
+
+    /// <summary>
+    /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the
+    /// object's address, reference fields expanded to <paramref name="depth"/> levels.
+    /// </summary>
+    public string DescribeObject(ulong address, int depth, int maxElements)
+    {
+        if (depth < 1)
+            throw new HeapTargetException("INVALID_PARAMETER", $"depth must be at least 1, got {depth}");
+        var obj = ObjectDescriber.RequireObject(Runtime.Heap, address);
+        var record = new ObjectDescriber(Runtime.Heap, PointerSize, Math.Max(0, maxElements)).Describe(obj, depth);
+        return HeapJson.Serialize(record);
+    }
+
+    /// <summary>The text of a System.String object (up to maxLength characters).</summary>
+    public string ReadString(ulong address, int maxLength)
+    {
+        var obj = ObjectDescriber.RequireObject(Runtime.Heap, address);
+        if (!obj.Type!.IsString)
+            throw new HeapTargetException("NOT_AN_OBJECT", $"object at {HeapJson.Hex(address)} is {obj.Type.Name}, not a string");
+        return obj.AsString(maxLength) ?? "";
+    }
+
+    /// <summary>Array elements [start, start+count) as JSON FieldRecords (row-major order).</summary>
+    public string ReadArrayElements(ulong address, int start, int count)
+    {
+        var obj = ObjectDescriber.RequireObject(Runtime.Heap, address);
+        if (!obj.Type!.IsArray)
+            throw new HeapTargetException("NOT_AN_OBJECT", $"object at {HeapJson.Hex(address)} is {obj.Type.Name}, not an array");
+        var describer = new ObjectDescriber(Runtime.Heap, PointerSize, 0);
+        return HeapJson.Serialize(describer.ArrayElements(obj, start, count));
+    }
+
+    /// <summary>Static fields of every loaded type named typeName, as JSON FieldRecords.</summary>
+    public string ReadStatics(string typeName) =>
+        HeapJson.Serialize(new StaticsReader(Runtime, PointerSize).Read(typeName));
+
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        Runtime.Dispose();
+        _dataTarget.Dispose();
+    }
+}
