@@ -1,0 +1,90 @@
+"""The only module that imports pythonnet: loads CoreCLR once and the heap helper.
+
+Every call into .NET goes through :func:`call`, which turns a .NET exception into a
+pyinspect error (the helper's ``HeapTargetException`` carries our error code), so no
+pythonnet traceback ever reaches a user.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pyinspect.errors import (
+    DumpError,
+    ErrorCode,
+    HeapReadError,
+    InvalidParameterError,
+    NotAnObjectError,
+    NotDotNetProcessError,
+    ProcessNotFoundError,
+    PyInspectError,
+    SetupMissingError,
+)
+from pyinspect.paths import dotnet_tool, runtime_dir
+
+__all__ = ["call", "dac_path", "helper"]
+
+T = TypeVar("T")
+_lock = threading.Lock()
+_helper: Any = None
+
+_ERRORS: dict[str, type[PyInspectError]] = {
+    ErrorCode.PROCESS_NOT_FOUND: ProcessNotFoundError,
+    ErrorCode.NOT_DOTNET_PROCESS: NotDotNetProcessError,
+    ErrorCode.DUMP_ERROR: DumpError,
+    ErrorCode.NOT_AN_OBJECT: NotAnObjectError,
+    ErrorCode.HEAP_READ_ERROR: HeapReadError,
+    ErrorCode.INVALID_PARAMETER: InvalidParameterError,
+}
+
+
+def helper() -> Any:
+    """The PyInspect.Heap namespace, loading CoreCLR and the helper on first use."""
+    global _helper
+    with _lock:
+        if _helper is None:
+            _helper = _load()
+        return _helper
+
+
+def _load() -> Any:
+    dll = dotnet_tool("PyInspect.Heap")
+    try:
+        import pythonnet
+
+        try:
+            pythonnet.load("coreclr")
+        except RuntimeError:
+            pass  # a runtime is already loaded in this process
+        import clr
+
+        clr.AddReference(str(dll))
+        import PyInspect.Heap as heap_namespace
+    except Exception as exc:  # pythonnet raises many kinds here
+        raise SetupMissingError(f"cannot load the heap helper through pythonnet: {exc}", dll=str(dll)) from exc
+    return heap_namespace
+
+
+def dac_path() -> str:
+    """The DAC (libmscordaccore.so) of the newest installed runtime, or "" to let ClrMD look."""
+    dac = runtime_dir() / "libmscordaccore.so"
+    return str(dac) if dac.exists() else ""
+
+
+def call(action: Callable[[], T], **context: Any) -> T:
+    """Run one helper call, translating .NET failures into pyinspect errors."""
+    try:
+        return action()
+    except PyInspectError:
+        raise
+    except Exception as exc:
+        raise translate(exc, **context) from None
+
+
+def translate(exc: BaseException, **context: Any) -> PyInspectError:
+    code = str(getattr(exc, "Code", "") or "")
+    message = str(getattr(exc, "Message", "") or exc)
+    error_type = _ERRORS.get(code, HeapReadError)
+    return error_type(message, **context)

@@ -1,0 +1,151 @@
+"""HeapReader: a live process or a core dump read through the ClrMD helper.
+
+One helper target per reader, kept alive until ``close()``; every ClrMD call runs on the
+reader's own single worker thread (ClrMD must be called from one thread only). Calls are
+coarse: one crossing into .NET per result, answers parsed into frozen models.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+import psutil
+
+from pyinspect.errors import DumpError, InvalidParameterError, ProcessNotFoundError
+from pyinspect.heap import _runtime
+from pyinspect.models.heap import HeapField, HeapObject, TypeStat
+from pyinspect.paths import runtime_dir
+
+__all__ = ["HeapReader", "ProgressCallback", "create_dump"]
+
+T = TypeVar("T")
+ProgressCallback = Callable[[int, int], None]
+"""Called as (walked_bytes, total_bytes) while a heap walk advances."""
+
+_WALK_BATCH = 250_000
+
+
+class HeapReader:
+    """Reads one target's heap. Build with :meth:`attach` or :meth:`open_dump`."""
+
+    def __init__(self, open_target: Callable[[Any], Any], description: str, **context: Any) -> None:
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyinspect-heap")
+        self._context = context
+        self.description = description
+        try:
+            self._target: Any = self._run(lambda: open_target(_runtime.helper()))
+        except BaseException:
+            self._worker.shutdown(wait=False)
+            raise
+
+    @classmethod
+    def attach(cls, pid: int, *, suspend: bool = False) -> HeapReader:
+        """Attach to a live .NET process; suspend=True freezes it until close()."""
+        if not psutil.pid_exists(pid):
+            raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
+        dac = _runtime.dac_path()
+        return cls(lambda h: h.HeapTarget.Attach(pid, suspend, dac), f"process {pid}", pid=pid)
+
+    @classmethod
+    def open_dump(cls, path: str | Path) -> HeapReader:
+        """Open a core dump written by createdump (see :func:`create_dump`)."""
+        dump = Path(path)
+        if not dump.is_file():
+            raise DumpError(f"dump file not found: {dump}", path=str(dump))
+        dac = _runtime.dac_path()
+        return cls(lambda h: h.HeapTarget.OpenDump(str(dump), dac), f"dump {dump}", path=str(dump))
+
+    def _run(self, action: Callable[[], T], **context: Any) -> T:
+        call_context = {**self._context, **context}
+        return self._worker.submit(lambda: _runtime.call(action, **call_context)).result()
+
+    @property
+    def pointer_size(self) -> int:
+        return int(self._run(lambda: self._target.PointerSize))
+
+    def flush(self) -> None:
+        """Forget cached memory: call whenever the target ran since the last read."""
+        self._run(lambda: self._target.Flush())
+
+    def stats(self, progress: ProgressCallback | None = None) -> list[TypeStat]:
+        """Count and total size per type over every object, largest total first."""
+        walk = self._run(lambda: self._target.StartStatsWalk())
+        total = int(walk.TotalBytes)
+        while not self._run(lambda: bool(walk.Step(_WALK_BATCH)), command="stats"):
+            if progress is not None:
+                progress(int(walk.WalkedBytes), total)
+        if progress is not None:
+            progress(total, total)
+        rows = json.loads(self._run(lambda: str(walk.ResultJson())))
+        return [TypeStat.model_validate(row) for row in rows]
+
+    def object(self, address: int | str, depth: int = 1, max_elements: int = 100) -> HeapObject:
+        """One object: fields with offsets from its address, references expanded to depth."""
+        where = _address(address)
+        if not 1 <= depth <= 10:
+            raise InvalidParameterError(f"depth must be 1-10, got {depth}", depth=depth)
+        text = self._run(lambda: str(self._target.DescribeObject(where, depth, max_elements)),
+                         address=hex(where), command="object")
+        return HeapObject.model_validate_json(text)
+
+    def read_string(self, address: int | str, max_length: int = 1 << 20) -> str:
+        where = _address(address)
+        return self._run(lambda: str(self._target.ReadString(where, max_length)), address=hex(where))
+
+    def array_elements(self, address: int | str, start: int = 0, count: int = 100) -> list[HeapField]:
+        """Elements [start, start+count) in row-major order, offsets from the array."""
+        where = _address(address)
+        text = self._run(lambda: str(self._target.ReadArrayElements(where, start, count)),
+                         address=hex(where))
+        return [HeapField.model_validate(item) for item in json.loads(text)]
+
+    def statics(self, type_name: str) -> list[HeapField]:
+        """Static fields of a loaded type (``address`` is the referenced object, if any)."""
+        text = self._run(lambda: str(self._target.ReadStatics(type_name)), type_name=type_name)
+        return [HeapField.model_validate(item) for item in json.loads(text)]
+
+    def close(self) -> None:
+        """Release the target (a suspended process resumes); idempotent."""
+        target, self._target = self._target, None
+        if target is not None:
+            self._run(lambda: target.Dispose())
+        self._worker.shutdown(wait=True)
+
+    def __enter__(self) -> HeapReader:
+        return self
+
+    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
+        self.close()
+
+
+def _address(address: int | str) -> int:
+    try:
+        value = int(address, 0) if isinstance(address, str) else int(address)
+    except ValueError as exc:
+        raise InvalidParameterError(f"not an address: {address!r}") from exc
+    if not 0 < value < 1 << 64:
+        raise InvalidParameterError(f"address out of range: {address!r}")
+    return value
+
+
+def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
+    """Write a full-heap core dump of a live process with the runtime's createdump."""
+    if not psutil.pid_exists(pid):
+        raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
+    out = Path(path).resolve()
+    tool = runtime_dir() / "createdump"
+    try:
+        result = subprocess.run([str(tool), "--full", "-f", str(out), str(pid)],
+                                capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DumpError(f"createdump failed: {exc}", pid=pid, path=str(out)) from exc
+    if result.returncode != 0 or not out.is_file():
+        detail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise DumpError(f"createdump failed: {detail[0]}", pid=pid, path=str(out))
+    return out
