@@ -1,0 +1,81 @@
+"""Notebook face: ``pyinspect.attach(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`.
+
+    heap = pyinspect.attach(1234)
+    heap.stats().head(10)          # pandas DataFrame: type, count, total_size
+    heap.object("0x7f...", depth=2) # HeapObject (offsets from the object's address)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from pyinspect.heap.reader import HeapReader
+from pyinspect.models.heap import HeapField, HeapObject
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Heap", "attach", "open_dump"]
+
+
+class Heap:
+    """A heap to explore interactively; long walks show a tqdm progress bar."""
+
+    def __init__(self, reader: HeapReader) -> None:
+        self.reader = reader
+
+    def stats(self, progress: bool = True) -> pd.DataFrame:
+        """Count and total size per type (columns type, count, total_size), largest first."""
+        import pandas as pd
+        from tqdm.auto import tqdm
+
+        with tqdm(total=0, unit="B", unit_scale=True, desc="heap walk", disable=not progress,
+                  leave=False) as bar:
+            def advance(walked: int, total: int) -> None:
+                bar.total = total
+                bar.update(walked - bar.n)
+
+            rows = self.reader.stats(advance)
+        return pd.DataFrame(
+            [(r.type, r.count, r.total_size) for r in rows],
+            columns=["type", "count", "total_size"],
+        )
+
+    def object(self, address: int | str, depth: int = 1) -> HeapObject:
+        return self.reader.object(address, depth)
+
+    def string(self, address: int | str) -> str:
+        return self.reader.read_string(address)
+
+    def array(self, address: int | str, start: int = 0, count: int = 100) -> list[HeapField]:
+        return self.reader.array_elements(address, start, count)
+
+    def statics(self, type_name: str) -> list[HeapField]:
+        return self.reader.statics(type_name)
+
+    def flush(self) -> None:
+        self.reader.flush()
+
+    def close(self) -> None:
+        self.reader.close()
+
+    def __enter__(self) -> Heap:
+        return self
+
+    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<pyinspect.Heap of {self.reader.description}>"
+
+
+def attach(pid: int, *, suspend: bool = False) -> Heap:
+    """Read a live .NET process's heap (without stopping it unless suspend=True)."""
+    return Heap(HeapReader.attach(pid, suspend=suspend))
+
+
+def open_dump(path: str | Path) -> Heap:
+    """Read the heap of a core dump written by createdump."""
+    return Heap(HeapReader.open_dump(path))

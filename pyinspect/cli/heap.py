@@ -1,0 +1,109 @@
+"""`pyinspect heap ...`: heap statistics, one object, and dumps, from the command line.
+
+Errors print as one line ``error: CODE: message`` on stderr with exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pyinspect.errors import InvalidParameterError, PyInspectError
+from pyinspect.heap.reader import HeapReader, create_dump
+
+__all__ = ["register"]
+
+T = TypeVar("T")
+heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
+
+PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
+DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
+JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table")]
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(heap_app, name="heap")
+
+
+def _fail_on_error(action: Callable[[], T]) -> T:
+    try:
+        return action()
+    except PyInspectError as exc:
+        print(f"error: {exc.code}: {exc}", file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
+@contextmanager
+def _open(pid: int | None, dump: Path | None) -> Iterator[HeapReader]:
+    if (pid is None) == (dump is None):
+        raise InvalidParameterError("give exactly one of --pid or --dump")
+    reader = HeapReader.attach(pid) if pid is not None else HeapReader.open_dump(dump or "")
+    try:
+        yield reader
+    finally:
+        reader.close()
+
+
+@heap_app.command("stats")
+def stats(pid: PidOption = None, dump: DumpOption = None,
+          top: Annotated[int | None, typer.Option("--top", help="only the K largest types")] = None,
+          as_json: JsonOption = False) -> None:
+    """Count and total size per type, largest total first (progress on stderr)."""
+    from tqdm import tqdm
+
+    def run() -> None:
+        with _open(pid, dump) as reader, tqdm(total=0, unit="B", unit_scale=True, desc="heap walk",
+                                              file=sys.stderr, leave=False) as bar:
+            def advance(walked: int, total: int) -> None:
+                bar.total = total
+                bar.update(walked - bar.n)
+
+            rows = reader.stats(advance)
+        rows = rows[:top] if top is not None else rows
+        if as_json:
+            print(json.dumps([r.model_dump(by_alias=True) for r in rows], indent=2, ensure_ascii=False))
+            return
+        table = Table("type", "count", "total size")
+        for row in rows:
+            table.add_row(row.type, f"{row.count:,}", f"{row.total_size:,}")
+        Console().print(table)
+
+    _fail_on_error(run)
+
+
+@heap_app.command("object")
+def inspect_object(address: Annotated[str, typer.Argument(help="object address, e.g. 0x7f...")],
+                   pid: PidOption = None, dump: DumpOption = None,
+                   depth: Annotated[int, typer.Option("--depth", help="expansion depth 1-10")] = 1,
+                   as_json: JsonOption = False) -> None:
+    """One object in object_inspect's `inspection` shape (offsets from its address)."""
+
+    def run() -> None:
+        with _open(pid, dump) as reader:
+            obj = reader.object(address, depth)
+        if as_json:
+            print(json.dumps(obj.to_inspection(), indent=2, ensure_ascii=False))
+            return
+        Console().print(f"{obj.type_name} at {obj.address}, size {obj.size}")
+        table = Table("offset", "size", "name", "type", "value")
+        for field in obj.fields:
+            table.add_row(str(field.offset), str(field.size), field.name, field.type_name, field.value)
+        Console().print(table)
+
+    _fail_on_error(run)
+
+
+@heap_app.command("dump")
+def dump_process(pid: Annotated[int, typer.Option("--pid", help="live process id")],
+                 output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")]) -> None:
+    """Write a full-heap core dump with the runtime's createdump."""
+    path = _fail_on_error(lambda: create_dump(pid, output))
+    print(str(path))
