@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
 
 __all__ = ["Heap", "attach", "open_dump"]
 
@@ -29,7 +29,7 @@ class Heap:
     def stats(self, progress: bool = True) -> pd.DataFrame:
         """Count and total size per type (columns type, count, total_size), largest first."""
         import pandas as pd
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
         with tqdm(total=0, unit="B", unit_scale=True, desc="heap walk", disable=not progress,
                   leave=False) as bar:
@@ -61,10 +61,11 @@ class Heap:
     def close(self) -> None:
         self.reader.close()
 
-    def __enter__(self) -> Heap:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.close()
 
     def __repr__(self) -> str:

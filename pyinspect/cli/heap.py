@@ -57,7 +57,7 @@ def stats(pid: PidOption = None, dump: DumpOption = None,
           top: Annotated[int | None, typer.Option("--top", help="only the K largest types")] = None,
           as_json: JsonOption = False) -> None:
     """Count and total size per type, largest total first (progress on stderr)."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
 
     def run() -> None:
         with _open(pid, dump) as reader, tqdm(total=0, unit="B", unit_scale=True, desc="heap walk",

@@ -79,7 +79,7 @@ def call(action: Callable[[], T], **context: Any) -> T:
         return action()
     except PyInspectError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - any .NET exception crosses here
         raise translate(exc, **context) from None
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import psutil
 
@@ -117,10 +117,11 @@ class HeapReader:
             self._run(lambda: target.Dispose())
         self._worker.shutdown(wait=True)
 
-    def __enter__(self) -> HeapReader:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.close()
 
 
@@ -142,7 +143,7 @@ def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
     tool = runtime_dir() / "createdump"
     try:
         result = subprocess.run([str(tool), "--full", "-f", str(out), str(pid)],
-                                capture_output=True, text=True, timeout=timeout)
+                                capture_output=True, text=True, timeout=timeout, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise DumpError(f"createdump failed: {exc}", pid=pid, path=str(out)) from exc
     if result.returncode != 0 or not out.is_file():
