@@ -11,6 +11,7 @@ namespace PyInspect.Heap;
 public sealed class HeapTarget : IDisposable
 {
     private readonly DataTarget _dataTarget;
+    private SuspendedThreads? _suspended;
     private bool _disposed;
 
     private HeapTarget(DataTarget dataTarget, ClrRuntime runtime, string description)
@@ -49,7 +50,18 @@ public sealed class HeapTarget : IDisposable
         {
             throw new HeapTargetException("PROCESS_NOT_FOUND", $"cannot attach to process {pid}: {exc.Message}", exc);
         }
-        return Open(dataTarget, dacPath, $"process {pid}", "NOT_DOTNET_PROCESS");
+        SuspendedThreads? suspended = suspend ? SuspendedThreads.Of(pid) : null;
+        try
+        {
+            var target = Open(dataTarget, dacPath, $"process {pid}", "NOT_DOTNET_PROCESS");
+            target._suspended = suspended;
+            return target;
+        }
+        catch
+        {
+            suspended?.DetachAll();
+            throw;
+        }
     }
 
     /// <summary>Open a core dump (as written by the runtime's createdump).</summary>
@@ -150,7 +162,14 @@ public sealed class HeapTarget : IDisposable
         if (_disposed)
             return;
         _disposed = true;
-        Runtime.Dispose();
-        _dataTarget.Dispose();
+        try
+        {
+            Runtime.Dispose();
+            _dataTarget.Dispose();
+        }
+        finally
+        {
+            _suspended?.DetachAll();
+        }
     }
 }
