@@ -22,10 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pyinspect.heap import HeapReader  # noqa: E402
-from pyinspect.heap._runtime import dac_path  # noqa: E402
-from pyinspect.paths import dotnet_host  # noqa: E402
-from support.targets import target_dll, wait_for_file  # noqa: E402
+from support.targets import target_dll, wait_for_file
+
+from pyinspect.heap import HeapReader
+from pyinspect.heap._runtime import dac_path
+from pyinspect.paths import dotnet_host
 
 BASELINE = ROOT / "benchmarks" / "HeapWalkBaseline"
 
