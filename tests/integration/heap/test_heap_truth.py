@@ -103,3 +103,12 @@ def test_stats_count_the_debuggee_types(reader: HeapReader, truth_target: TruthT
     assert (dog.count, dog.total_size) == (1, truth_target.truth["dog"]["size"])
     assert stats["HeapTruth.Holder"].count == 1
     assert stats["HeapTruth.Animal"].count == 1
+
+
+def test_static_fields_read_their_values(reader: HeapReader, truth_target: TruthTarget) -> None:
+    expected = truth_target.truth["statics"]
+    statics = {f.name: f for f in reader.statics(expected["typeName"])}
+    assert statics["Counter"].value == expected["Counter"]
+    assert statics["Label"].value == expected["Label"]
+    assert statics["Label"].address == expected["labelAddress"]
+    assert statics["Nobody"].is_null and statics["Nobody"].value == "null"

@@ -40,6 +40,14 @@ public static class Measure
                 ["Id"] = Truth.Field(friend, ref friend.Id, "-5"),
             }),
             ["holder"] = HolderTruth(holder),
+            ["statics"] = new Dictionary<string, object>
+            {
+                ["typeName"] = "HeapTruth.Registry",
+                ["Counter"] = Truth.Num(Registry.Counter),
+                ["Label"] = $"\"{Registry.Label}\"",
+                ["labelAddress"] = "0x" + Truth.AddressOf(Registry.Label).ToString("X16"),
+                ["Nobody"] = "null",
+            },
             ["name"] = StringTruth(dog.Name),
             ["numbers"] = ArrayTruth(holder.Numbers, "System.Int32[]", new[] { 3 }, sizeof(int), i => Truth.Num(holder.Numbers[i])),
             ["grid"] = ArrayTruth(holder.Grid, "System.Int32[,]", new[] { 2, 3 }, sizeof(int), i => Truth.Num(holder.Grid[i / 3, i % 3])),

@@ -41,3 +41,10 @@ public class Item
 {
     public int Value;
 }
+
+public static class Registry
+{
+    public static int Counter = 42;
+    public static string Label = "static ✓";
+    public static Animal Nobody;
+}
