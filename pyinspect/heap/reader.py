@@ -17,7 +17,12 @@ from typing import Any, Self, TypeVar
 
 import psutil
 
-from pyinspect.errors import DumpError, InvalidParameterError, ProcessNotFoundError
+from pyinspect.errors import (
+    DepthExceededError,
+    DumpError,
+    InvalidParameterError,
+    ProcessNotFoundError,
+)
 from pyinspect.heap import _runtime
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.paths import runtime_dir
@@ -88,7 +93,9 @@ class HeapReader:
     def object(self, address: int | str, depth: int = 1, max_elements: int = 100) -> HeapObject:
         """One object: fields with offsets from its address, references expanded to depth."""
         where = _address(address)
-        if not 1 <= depth <= 10:
+        if depth > 10:
+            raise DepthExceededError(f"depth {depth} exceeds the limit of 10", depth=depth)
+        if depth < 1:
             raise InvalidParameterError(f"depth must be 1-10, got {depth}", depth=depth)
         text = self._run(lambda: str(self._target.DescribeObject(where, depth, max_elements)),
                          address=hex(where), command="object")

@@ -10,6 +10,7 @@ import pytest
 from heaptruth import TruthTarget
 
 from pyinspect.errors import (
+    DepthExceededError,
     DumpError,
     ErrorCode,
     InvalidParameterError,
@@ -86,7 +87,10 @@ def test_addresses_that_are_not_objects_are_not_an_object(truth_target: TruthTar
 
 def test_depth_out_of_range_and_non_string_are_rejected(truth_target: TruthTarget) -> None:
     with HeapReader.attach(truth_target.pid) as reader:
-        with pytest.raises(InvalidParameterError):
+        with pytest.raises(DepthExceededError) as caught:
             reader.object(truth_target.truth["dog"]["address"], depth=11)
+        assert caught.value.code == ErrorCode.DEPTH_EXCEEDED
+        with pytest.raises(InvalidParameterError):
+            reader.object(truth_target.truth["dog"]["address"], depth=0)
         with pytest.raises(NotAnObjectError):
             reader.read_string(truth_target.truth["dog"]["address"])
