@@ -49,7 +49,12 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
 
     private void Start()
     {
-        nint callback = CordbFactory.ComWrappers.GetOrCreateComInterfaceForObject(_callbacks, CreateComInterfaceFlags.None);
+        // SetManagedHandler stores the pointer as ICorDebugManagedCallback* without a
+        // QueryInterface: hand it that interface's vtable, not the IUnknown one.
+        nint unknown = CordbFactory.ComWrappers.GetOrCreateComInterfaceForObject(_callbacks, CreateComInterfaceFlags.None);
+        Guid iid = typeof(ICorDebugManagedCallback).GUID;
+        EngineException.ThrowIfFailed(Marshal.QueryInterface(unknown, in iid, out nint callback), "QueryInterface(ICorDebugManagedCallback)");
+        Marshal.Release(unknown);
         try { EngineException.ThrowIfFailed(_cordb.SetManagedHandler(callback), "ICorDebug.SetManagedHandler"); }
         finally { Marshal.Release(callback); }
         EngineException.ThrowIfFailed(_cordb.DebugActiveProcess((uint)ProcessId, 0, out nint process), "ICorDebug.DebugActiveProcess");
