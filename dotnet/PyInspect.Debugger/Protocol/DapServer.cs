@@ -1,0 +1,154 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace PyInspect.Debugger.Protocol;
+
+/// <summary>Reads requests, hands them to the session one at a time, and answers every
+/// one within a bounded time: a handler that overruns its budget gets an error response
+/// and its late result is dropped. Events a handler emits while handling a request are
+/// held until that request's response is written, so a client always sees the response
+/// first (e.g. initialize before initialized).</summary>
+public sealed class DapServer : IEventSink
+{
+    public static readonly TimeSpan DefaultBudget = TimeSpan.FromSeconds(30);
+
+    private readonly DapStream _stream;
+    private readonly TextWriter? _log;
+    private readonly TimeSpan _budget;
+    private readonly object _seqLock = new();
+    private readonly AsyncLocal<List<JsonObject>?> _heldEvents = new();
+    private int _seq;
+
+    public DapServer(Stream input, Stream output, TextWriter? log, TimeSpan? budget = null)
+    {
+        _stream = new DapStream(input, output);
+        _log = log;
+        _budget = budget ?? DefaultBudget;
+    }
+
+    /// <summary>Serves until the client disconnects or closes its end. When the input ends
+    /// without a disconnect, the session still gets one, so an attached debuggee is
+    /// detached and a launched one ended rather than left stopped.</summary>
+    public int Run(IDapHandler handler)
+    {
+        while (_stream.ReadMessage() is { } text)
+        {
+            JsonObject? request = ParseRequest(text);
+            if (request is null) continue;
+            string command = request["command"]?.GetValue<string>() ?? "";
+            Dispatch(handler, request, command);
+            if (command == "disconnect") return 0;
+        }
+        Log("input closed without disconnect: disconnecting the session");
+        TryHandle(handler, "disconnect", new JsonObject());
+        return 0;
+    }
+
+    public void SendEvent(string eventName, JsonNode? body)
+    {
+        var message = new JsonObject { ["type"] = "event", ["event"] = eventName };
+        if (body is not null) message["body"] = body;
+        List<JsonObject>? held = _heldEvents.Value;
+        if (held is not null)
+        {
+            lock (held) held.Add(message);
+            return;
+        }
+        Write(message);
+    }
+
+    private void Dispatch(IDapHandler handler, JsonObject request, string command)
+    {
+        long requestSeq = ReadSeq(request["seq"]);
+        JsonObject arguments = request["arguments"] as JsonObject ?? new JsonObject();
+        var held = new List<JsonObject>();
+        var work = Task.Run(() =>
+        {
+            _heldEvents.Value = held;
+            return handler.Handle(command, arguments);
+        });
+        JsonObject response = NewResponse(requestSeq, command);
+        try
+        {
+            if (!work.Wait(_budget))
+                Fail(response, $"'{command}' did not finish within {_budget.TotalSeconds:0} s");
+            else if (work.Result is { } body)
+                response["body"] = body;
+        }
+        catch (AggregateException error) when (error.InnerException is { } inner)
+        {
+            Fail(response, inner is DapException ? inner.Message : $"{inner.GetType().Name}: {inner.Message}");
+            if (inner is not DapException) Log(inner.ToString());
+        }
+        Write(response);
+        lock (held)
+        {
+            foreach (JsonObject message in held) Write(message);
+            held.Clear();
+        }
+    }
+
+    private static JsonObject NewResponse(long requestSeq, string command) => new()
+    {
+        ["type"] = "response", ["request_seq"] = requestSeq, ["success"] = true, ["command"] = command,
+    };
+
+    private static void Fail(JsonObject response, string message)
+    {
+        response["success"] = false;
+        response["message"] = message;
+        response["body"] = new JsonObject
+        {
+            ["error"] = new JsonObject { ["id"] = 1, ["format"] = message, ["showUser"] = false },
+        };
+    }
+
+    private void TryHandle(IDapHandler handler, string command, JsonObject arguments)
+    {
+        try { Task.Run(() => handler.Handle(command, arguments)).Wait(_budget); }
+        catch (Exception error) { Log($"{command} after input closed failed: {error.Message}"); }
+    }
+
+    private JsonObject? ParseRequest(string text)
+    {
+        try
+        {
+            if (JsonNode.Parse(text) is JsonObject message && message["type"]?.GetValue<string>() == "request")
+                return message;
+            Log($"ignored a message that is not a request: {Shorten(text)}");
+        }
+        catch (Exception error) when (error is JsonException or InvalidOperationException)
+        {
+            Log($"ignored malformed JSON: {Shorten(text)}");
+        }
+        return null;
+    }
+
+    /// <summary>Some clients send seq as a string; both forms are accepted.</summary>
+    private static long ReadSeq(JsonNode? seq)
+    {
+        if (seq is JsonValue value)
+        {
+            if (value.TryGetValue(out long number)) return number;
+            if (value.TryGetValue(out string? text) && long.TryParse(text, out long parsed)) return parsed;
+        }
+        return 0;
+    }
+
+    private void Write(JsonObject message)
+    {
+        lock (_seqLock)
+        {
+            message["seq"] = ++_seq;
+            _stream.WriteMessage(message);
+        }
+    }
+
+    private void Log(string line)
+    {
+        if (_log is null) return;
+        lock (_log) { _log.WriteLine(line); _log.Flush(); }
+    }
+
+    private static string Shorten(string text) => text.Length <= 200 ? text : text[..200] + "...";
+}

@@ -1,0 +1,110 @@
+"""Our adapter attached to a running debuggee: pause, threads, continue, detach.
+
+DebuggeeLoop writes an ever-growing counter to a file; the file is how the test sees
+whether the debuggee runs, is stopped, or keeps running after the adapter detaches.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from support.dap_wire import WirePeer
+from support.targets import running_target, wait_for_file
+
+
+def read_counter(path: Path) -> int:
+    for _ in range(50):
+        text = path.read_text().strip()
+        if text:
+            return int(text)
+        time.sleep(0.01)
+    raise AssertionError(f"{path} stayed empty")
+
+
+def counter_after(path: Path, seconds: float) -> tuple[int, int]:
+    before = read_counter(path)
+    time.sleep(seconds)
+    return before, read_counter(path)
+
+
+@pytest.fixture
+def debuggee(tmp_path: Path) -> Iterator[tuple[int, Path]]:
+    counter = tmp_path / "counter.txt"
+    with running_target("DebuggeeLoop", str(counter)) as proc:
+        wait_for_file(counter, proc=proc)
+        yield proc.pid, counter
+        assert proc.poll() is None, "the debuggee must never be killed by the adapter after attach"
+
+
+@pytest.fixture
+def peer() -> Iterator[WirePeer]:
+    wire = WirePeer("--interpreter=vscode")
+    yield wire
+    wire.close()
+
+
+def attach(peer: WirePeer, pid: int) -> None:
+    init = peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True})
+    assert init["success"], init
+    assert init["body"]["supportsConfigurationDoneRequest"] is True
+    peer.wait_event("initialized")
+    attached = peer.request("attach", {"processId": pid})
+    assert attached["success"], attached
+    assert peer.request("configurationDone")["success"]
+
+
+def test_pause_stops_the_debuggee_and_continue_resumes_it(peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    attach(peer, pid)
+    paused = peer.request("pause", {"threadId": 0})
+    assert paused["success"], paused
+    stopped = peer.wait_event("stopped")["body"]
+    assert stopped["reason"] == "pause" and stopped["allThreadsStopped"] is True
+    before, after = counter_after(counter, 0.3)
+    assert before == after, "the counter file must not change while the process is stopped"
+
+    threads = peer.request("threads")
+    assert threads["success"]
+    assert len(threads["body"]["threads"]) >= 2  # main and the Spinner thread
+
+    resumed = peer.request("continue", {"threadId": stopped["threadId"]})
+    assert resumed["success"], resumed
+    before, after = counter_after(counter, 0.3)
+    assert after > before
+
+
+def test_detach_leaves_the_debuggee_running(peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    attach(peer, pid)
+    assert peer.request("pause", {"threadId": 0})["success"]
+    peer.wait_event("stopped")
+    assert peer.request("disconnect", {})["success"]  # after attach: detach, not terminate
+    peer.proc.wait(timeout=10)
+    before, after = counter_after(counter, 0.3)
+    assert after > before
+
+
+def test_requests_that_need_a_stopped_process_fail_while_it_runs(peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, _ = debuggee
+    attach(peer, pid)
+    answer = peer.request("continue", {"threadId": 0})
+    assert answer["success"] is False
+    assert "running" in answer["message"]
+
+
+def test_adapter_input_closed_detaches_without_killing(debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    wire = WirePeer()
+    try:
+        attach(wire, pid)
+        assert wire.request("pause", {"threadId": 0})["success"]
+        wire.wait_event("stopped")
+    finally:
+        wire.close()  # closes stdin without a disconnect request
+    assert wire.proc.returncode == 0
+    before, after = counter_after(counter, 0.3)
+    assert after > before
