@@ -2,7 +2,8 @@
 
     pyinspect heap ...   read a live process's heap or a dump (pyinspect/cli/heap.py)
     pyinspect dap        run our DAP debug adapter on stdio (pyinspect/cli/dap.py)
-    pyinspect serve      run the MCP server (pyinspect/cli/serve.py)
+
+Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 """
 
 from __future__ import annotations
@@ -11,24 +12,16 @@ import importlib
 
 import typer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="pyinspect: a memory-level debugger for .NET processes.",
+)
 
-# Each area module defines `register(app)`; a module not yet present is simply absent.
-_AREAS = ("heap", "dap", "serve")
+_AREAS = ("heap", "dap")
 
-
-def _register_areas() -> None:
-    for area in _AREAS:
-        try:
-            module = importlib.import_module(f"pyinspect.cli.{area}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"pyinspect.cli.{area}":
-                raise
-            continue
-        module.register(app)
-
-
-_register_areas()
+for _area in _AREAS:
+    importlib.import_module(f"pyinspect.cli.{_area}").register(app)
 
 
 def main() -> None:

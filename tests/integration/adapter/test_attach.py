@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from support.dap_wire import WirePeer
 from support.targets import running_target, wait_for_file
 
