@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Self
 
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
+from pyinspect.progress import walk_progress
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -29,14 +30,8 @@ class Heap:
     def stats(self, progress: bool = True) -> pd.DataFrame:
         """Count and total size per type (columns type, count, total_size), largest first."""
         import pandas as pd
-        from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
-        with tqdm(total=0, unit="B", unit_scale=True, desc="heap walk", disable=not progress,
-                  leave=False) as bar:
-            def advance(walked: int, total: int) -> None:
-                bar.total = total
-                bar.update(walked - bar.n)
-
+        with walk_progress(notebook=True, disable=not progress) as advance:
             rows = self.reader.stats(advance)
         return pd.DataFrame(
             [(r.type, r.count, r.total_size) for r in rows],

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from pyinspect.errors import InvalidParameterError, PyInspectError
 from pyinspect.heap.reader import HeapReader, create_dump
+from pyinspect.progress import walk_progress
 
 __all__ = ["register"]
 
@@ -57,15 +58,8 @@ def stats(pid: PidOption = None, dump: DumpOption = None,
           top: Annotated[int | None, typer.Option("--top", help="only the K largest types")] = None,
           as_json: JsonOption = False) -> None:
     """Count and total size per type, largest total first (progress on stderr)."""
-    from tqdm import tqdm  # type: ignore[import-untyped]
-
     def run() -> None:
-        with _open(pid, dump) as reader, tqdm(total=0, unit="B", unit_scale=True, desc="heap walk",
-                                              file=sys.stderr, leave=False) as bar:
-            def advance(walked: int, total: int) -> None:
-                bar.total = total
-                bar.update(walked - bar.n)
-
+        with _open(pid, dump) as reader, walk_progress(file=sys.stderr) as advance:
             rows = reader.stats(advance)
         rows = rows[:top] if top is not None else rows
         if as_json:
