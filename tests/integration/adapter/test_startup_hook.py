@@ -8,8 +8,9 @@ import subprocess
 import time
 from pathlib import Path
 
+from support.targets import target_dll
+
 from pyinspect.paths import dotnet_host, dotnet_tool
-from tests.support.targets import target_dll
 
 TARGET = "SymbolsSample"
 
