@@ -1,0 +1,50 @@
+using System.Text.Json;
+using MemoryTruth;
+
+// Usage: MemoryTruth.dll TRUTH.json          (collections and objects, truth written, then wait)
+//        MemoryTruth.dll big N READY.json    (a List<int> of N items for benchmarks, then wait)
+if (args.Length == 3 && args[0] == "big")
+{
+    Big(int.Parse(args[1]), args[2]);
+    return;
+}
+if (!GC.TryStartNoGCRegion(64L * 1024 * 1024))
+    throw new InvalidOperationException("no GC region refused");
+var bag = new Bag();
+var customer = Subjects.NewCustomer();
+var self = new SelfRef { Tag = 1 };
+self.Self = self;
+var chain = Subjects.Chain(12);
+var box = new Box { Flag = 1, Content = new Outer { A = 5, Inner = new Point { X = 6, Y = 7, Z = 8 } } };
+var ints = bag.Ints;
+var truth = new Dictionary<string, object>
+{
+    ["pid"] = Environment.ProcessId,
+    ["collections"] = Collections.Truth(bag),
+    ["customer"] = Subjects.CustomerTruth(customer),
+    ["self"] = Subjects.SelfTruth(self),
+    ["chain"] = Subjects.ChainTruth(chain),
+    ["box"] = Subjects.BoxTruth(box),
+};
+File.WriteAllText(args[0] + ".tmp", JsonSerializer.Serialize(truth));
+File.Move(args[0] + ".tmp", args[0]);
+Subjects.Ready(bag, customer, self, chain, box, ints); // @bp ready
+Console.In.ReadToEnd();
+GC.KeepAlive(bag);
+GC.KeepAlive(customer);
+GC.KeepAlive(self);
+GC.KeepAlive(chain);
+GC.KeepAlive(box);
+
+static void Big(int count, string readyPath)
+{
+    var numbers = new List<int>(count);
+    for (int i = 0; i < count; i++)
+        numbers.Add((i * 7919) % 1000);
+    var truth = CollectionTruth.Sequence(numbers, numbers, "List");
+    File.WriteAllText(readyPath + ".tmp", JsonSerializer.Serialize(new { count, pid = Environment.ProcessId, truth }));
+    File.Move(readyPath + ".tmp", readyPath);
+    Subjects.Ready(numbers, null, null, null, null, numbers); // @bp big_ready
+    Console.In.ReadToEnd();
+    GC.KeepAlive(numbers);
+}
