@@ -146,7 +146,7 @@ class DapChannel:
             for listener in list(self._listeners):
                 try:
                     listener(message)
-                except Exception:  # noqa: BLE001 - a listener must never kill the reader
+                except Exception:
                     log.exception("DAP event listener failed on %s", message.get("event"))
         elif kind == "request":  # reverse requests (runInTerminal...): not supported
             self._reply_unsupported(message)
@@ -173,7 +173,7 @@ class DapChannel:
         for listener in list(self._listeners):
             try:
                 listener(closed)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("DAP listener failed on adapter close")
 
     def close(self, timeout: float = 5.0) -> bool:

@@ -97,7 +97,7 @@ def test_a_failed_response_raises_with_the_adapters_message(channel_for: Any) ->
 
 
 def test_events_sent_before_anyone_waits_are_buffered(channel_for: Any) -> None:
-    channel, peer = channel_for(lambda r: [response(r), {"type": "event", "seq": 2, "event": "initialized"}])
+    channel, _peer = channel_for(lambda r: [response(r), {"type": "event", "seq": 2, "event": "initialized"}])
     channel.request("initialize")
     time.sleep(0.1)  # the event is already in the buffer before the wait starts
     assert channel.wait_event("initialized", timeout=1)["event"] == "initialized"

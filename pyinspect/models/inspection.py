@@ -1,0 +1,80 @@
+"""Answers of the seed inspection tools, exactly as contracts/inspection.md shapes them
+(snake_case names; optional fields are left out when absent, not sent as null)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["EvaluateAnswer", "FrameArgument", "FrameInfo", "StackTraceAnswer", "ThreadInfo",
+           "ThreadLocation", "ThreadsAnswer", "VariableInfo", "VariablesAnswer"]
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ThreadLocation(_Answer):
+    function: str
+    file: str | None = None
+    line: int | None = None
+
+
+class ThreadInfo(_Answer):
+    id: int
+    name: str
+    state: Literal["running", "stopped", "waiting"]
+    is_current: bool = False
+    location: ThreadLocation | None = None
+
+
+class ThreadsAnswer(_Answer):
+    success: bool = True
+    threads: list[ThreadInfo]
+
+
+class FrameArgument(_Answer):
+    name: str
+    type: str
+    value: str
+
+
+class FrameInfo(_Answer):
+    index: int
+    function: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    module: str | None = None
+    arguments: list[FrameArgument] | None = None
+    is_external: bool | None = None
+
+
+class StackTraceAnswer(_Answer):
+    success: bool = True
+    thread_id: int
+    total_frames: int
+    frames: list[FrameInfo]
+
+
+class VariableInfo(_Answer):
+    name: str
+    type: str
+    value: str
+    has_children: bool
+    children_count: int | None = None
+    scope: Literal["argument", "local"] | None = None
+    parent: str | None = None
+
+
+class VariablesAnswer(_Answer):
+    success: bool = True
+    variables: list[VariableInfo]
+
+
+class EvaluateAnswer(_Answer):
+    success: bool = True
+    result: str
+    type: str
+    has_children: bool
