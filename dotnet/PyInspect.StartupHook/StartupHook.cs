@@ -5,7 +5,9 @@ using System.Diagnostics;
 /// Main for every assembly in DOTNET_STARTUP_HOOKS. When the adapter launched us with
 /// PYINSPECT_WAIT_FOR_DEBUGGER=1, hold here until a debugger is attached, so breakpoints
 /// are bound before user code runs; bounded by PYINSPECT_WAIT_FOR_DEBUGGER_MS (default
-/// 30000) so a debuggee never hangs forever when the adapter dies.
+/// 30000) so a debuggee never hangs forever when the adapter dies. Once attached, one
+/// Debugger.Break() hands the adapter a synchronous stop before Main: it binds the
+/// breakpoints of `setBreakpoints` there and lets Main run at `configurationDone`.
 /// </summary>
 internal class StartupHook
 {
@@ -20,6 +22,8 @@ internal class StartupHook
         int limit = WaitLimitMilliseconds();
         while (!Debugger.IsAttached && budget.ElapsedMilliseconds < limit)
             Thread.Sleep(PollMilliseconds);
+        if (Debugger.IsAttached)
+            Debugger.Break();
     }
 
     private static int WaitLimitMilliseconds()

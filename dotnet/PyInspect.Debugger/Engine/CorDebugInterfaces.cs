@@ -1,6 +1,7 @@
-// ICorDebug interfaces we call, declared in exact vtable order from the runtime's
-// cordebug.idl. Interface pointers we only pass through stay nint so no marshalling
-// happens on the debugger's callback thread.
+// ICorDebug process-level interfaces we call, declared in exact vtable order from the
+// runtime's cordebug.idl. Slots we never call keep their place with untyped parameters.
+// Interface pointers passed through callbacks stay nint so nothing is marshalled on the
+// debugger's callback thread.
 using System.Runtime.InteropServices;
 using System.Runtime.InteropServices.Marshalling;
 
@@ -39,6 +40,8 @@ public partial interface ICorDebugProcess : ICorDebugController
     [PreserveSig] int CanCommitChanges(uint count, nint snapshots, out nint error);
     [PreserveSig] int CommitChanges(uint count, nint snapshots, out nint error);
     [PreserveSig] int GetID(out uint processId);
+    [PreserveSig] int GetHandle(out nint handle);
+    [PreserveSig] int GetThread(uint threadId, out ICorDebugThread thread);
 }
 
 [GeneratedComInterface]
@@ -64,4 +67,61 @@ public partial interface ICorDebugThread
 {
     [PreserveSig] int GetProcess(out nint process);
     [PreserveSig] int GetID(out uint threadId);
+    [PreserveSig] int GetHandle(out nint handle);
+    [PreserveSig] int GetAppDomain(out nint appDomain);
+    [PreserveSig] int SetDebugState(int state);
+    [PreserveSig] int GetDebugState(out int state);
+    [PreserveSig] int GetUserState(out int state);
+    [PreserveSig] int GetCurrentException(out ICorDebugValue exception);
+    [PreserveSig] int ClearCurrentException();
+    [PreserveSig] int CreateStepper(out ICorDebugStepper stepper);
+    [PreserveSig] int EnumerateChains(out nint chains);
+    [PreserveSig] int GetActiveChain(out nint chain);
+    [PreserveSig] int GetActiveFrame(out ICorDebugFrame frame);
+    [PreserveSig] int GetRegisterSet(out nint registers);
+    [PreserveSig] int CreateEval(out nint eval);
+    [PreserveSig] int GetObject(out ICorDebugValue thread);
+}
+
+[GeneratedComInterface]
+[Guid("F8544EC3-5E4E-46c7-8D3E-A52B8405B1F5")]
+public partial interface ICorDebugThread3
+{
+    [PreserveSig] int CreateStackWalk(out ICorDebugStackWalk stackWalk);
+}
+
+[GeneratedComInterface]
+[Guid("A0647DE9-55DE-4816-929C-385271C64CF7")]
+public partial interface ICorDebugStackWalk
+{
+    [PreserveSig] int GetContext(uint flags, uint bufferSize, out uint contextSize, nint buffer);
+    [PreserveSig] int SetContext(int flag, uint contextSize, nint context);
+    [PreserveSig] int Next();
+    [PreserveSig] int GetFrame(out ICorDebugFrame? frame);
+}
+
+[GeneratedComInterface]
+[Guid("CC7BCAEF-8A68-11d2-983C-0000F808342D")]
+public partial interface ICorDebugFrame
+{
+    [PreserveSig] int GetChain(out nint chain);
+    [PreserveSig] int GetCode(out ICorDebugCode code);
+    [PreserveSig] int GetFunction(out ICorDebugFunction function);
+    [PreserveSig] int GetFunctionToken(out int token);
+    [PreserveSig] int GetStackRange(out ulong start, out ulong end);
+    [PreserveSig] int GetCaller(out nint frame);
+    [PreserveSig] int GetCallee(out nint frame);
+    [PreserveSig] int CreateStepper(out ICorDebugStepper stepper);
+}
+
+[GeneratedComInterface]
+[Guid("03E26311-4F76-11d3-88C6-006097945418")]
+public partial interface ICorDebugILFrame : ICorDebugFrame
+{
+    [PreserveSig] int GetIP(out uint offset, out int mappingResult);
+    [PreserveSig] int SetIP(uint offset);
+    [PreserveSig] int EnumerateLocalVariables(out nint values);
+    [PreserveSig] int GetLocalVariable(uint index, out ICorDebugValue value);
+    [PreserveSig] int EnumerateArguments(out nint values);
+    [PreserveSig] int GetArgument(uint index, out ICorDebugValue value);
 }

@@ -1,6 +1,6 @@
-// One debugged process: attach, pause, continue, detach, terminate, managed threads.
-// Callbacks arrive on ICorDebug's thread; state changes are serialised by one lock and the
-// callback thread never waits on the request thread.
+// One debugged process: attach, stop/continue, detach, terminate, managed threads, and
+// the callbacks that stop it. Callbacks arrive on ICorDebug's thread; the engine marks
+// itself stopped before asking the listener, so requests see a consistent state.
 using System.Runtime.InteropServices;
 using System.Runtime.InteropServices.Marshalling;
 
@@ -12,38 +12,47 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
     private readonly object _control = new();  // request-side Stop/Continue/Detach, never taken by callbacks
     private readonly ICorDebug _cordb;
     private readonly ManagedCallbacks _callbacks;
+    private readonly IEngineListener _listener;
     private readonly HashSet<uint> _threadIds = [];
+    private readonly ManualResetEventSlim _launchHold = new(false);
+    private bool _awaitingLaunchHold;
     private ICorDebugProcess? _process;
     private bool _stopped;
     private bool _exited;
     private bool _detached;
 
-    /// <summary>A managed thread started (OS thread id).</summary>
-    public event Action<uint>? ThreadStarted;
-    /// <summary>A managed thread exited (OS thread id).</summary>
-    public event Action<uint>? ThreadExited;
-    /// <summary>The process stopped by itself (Debugger.Break), on the given thread.</summary>
-    public event Action<uint>? Stopped;
-    /// <summary>The debuggee exited.</summary>
-    public event Action? ProcessExited;
-
     public int ProcessId { get; }
     public bool IsStopped { get { lock (_gate) return _stopped; } }
-    private void SetStopped(bool value) { lock (_gate) _stopped = value; }
     public bool HasExited { get { lock (_gate) return _exited; } }
+    private void SetStopped(bool value) { lock (_gate) _stopped = value; }
 
-    private DebuggerEngine(int processId, ICorDebug cordb)
+    private DebuggerEngine(int processId, ICorDebug cordb, IEngineListener listener, bool holdAtLaunch)
     {
         ProcessId = processId;
         _cordb = cordb;
+        _listener = listener;
+        _awaitingLaunchHold = holdAtLaunch;
         _callbacks = new ManagedCallbacks(this);
     }
 
     /// <summary>Attach to a running .NET process; it keeps running.</summary>
-    public static DebuggerEngine Attach(int processId)
+    public static DebuggerEngine Attach(int processId, IEngineListener listener)
     {
-        var engine = new DebuggerEngine(processId, CordbFactory.Create(processId));
+        var engine = new DebuggerEngine(processId, CordbFactory.Create(processId), listener, holdAtLaunch: false);
         engine.Start();
+        return engine;
+    }
+
+    /// <summary>
+    /// Attach to a process we launched, held by our startup hook; returns once the hook's
+    /// Debugger.Break() has stopped it before Main (every module loaded so far reported).
+    /// </summary>
+    public static DebuggerEngine AttachLaunched(int processId, IEngineListener listener, TimeSpan timeout)
+    {
+        var engine = new DebuggerEngine(processId, CordbFactory.Create(processId), listener, holdAtLaunch: true);
+        engine.Start();
+        if (!engine._launchHold.Wait(timeout))
+            throw new EngineException($"the launched process did not stop before Main within {timeout.TotalSeconds:0} s");
         return engine;
     }
 
@@ -62,15 +71,16 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
         Marshal.Release(process);
     }
 
-    /// <summary>Stop every managed thread (synchronous).</summary>
-    public void Pause()
+    /// <summary>Stop every managed thread (synchronous). False when it was already stopped.</summary>
+    public bool Pause()
     {
         lock (_control)
         {
             ICorDebugProcess process = RequireLive();
-            if (IsStopped) return;
+            if (IsStopped) return false;
             EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
             SetStopped(true);
+            return true;
         }
     }
 
@@ -82,6 +92,19 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
             if (!IsStopped) return;
             SetStopped(false);
             EngineException.ThrowIfFailed(process.Continue(0), "ICorDebugProcess.Continue");
+        }
+    }
+
+    /// <summary>Run an action that needs a synchronised process, stopping it briefly if it runs.</summary>
+    public T WhileStopped<T>(Func<T> action)
+    {
+        lock (_control)
+        {
+            ICorDebugProcess process = RequireLive();
+            if (IsStopped) return action();
+            EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
+            try { return action(); }
+            finally { process.Continue(0); }
         }
     }
 
@@ -118,6 +141,13 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
         }
     }
 
+    /// <summary>The thread object for an OS thread id (process stopped), or null if unknown.</summary>
+    public ICorDebugThread? GetThread(uint threadId)
+    {
+        ICorDebugProcess process = RequireLive();
+        return process.GetThread(threadId, out ICorDebugThread thread) < 0 ? null : thread;
+    }
+
     private static unsafe List<uint> EnumerateThreadIds(ICorDebugProcess process)
     {
         EngineException.ThrowIfFailed(process.EnumerateThreads(out nint enumPtr), "EnumerateThreads");
@@ -150,36 +180,84 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
         return id;
     }
 
-    void IDebugEventSink.ContinueAfterEvent(nint controller)
+    /// <summary>Stay stopped if the listener says so; otherwise continue the event.</summary>
+    private void StopOrContinue(nint controller, Func<bool> listenerWantsStop)
     {
+        SetStopped(true);
+        bool stop;
+        try { stop = listenerWantsStop(); }
+        catch (Exception error) { Console.Error.WriteLine($"listener failed: {error}"); stop = false; }
+        if (stop) return;
+        SetStopped(false);
         Wrap<ICorDebugController>(controller).Continue(0);
     }
+
+    void IDebugEventSink.ContinueAfterEvent(nint controller) => Wrap<ICorDebugController>(controller).Continue(0);
 
     void IDebugEventSink.OnThreadCreated(nint thread)
     {
         uint id = ThreadId(thread);
         lock (_gate) _threadIds.Add(id);
-        ThreadStarted?.Invoke(id);
+        _listener.ThreadStarted(id);
     }
 
     void IDebugEventSink.OnThreadExited(nint thread)
     {
         uint id = ThreadId(thread);
         lock (_gate) _threadIds.Remove(id);
-        ThreadExited?.Invoke(id);
+        _listener.ThreadExited(id);
     }
 
-    void IDebugEventSink.OnBreak(nint thread)
+    void IDebugEventSink.OnBreak(nint controller, nint thread)
     {
         uint id = ThreadId(thread);
-        lock (_gate) _stopped = true;
-        Stopped?.Invoke(id);
+        bool launchHold;
+        lock (_gate) { launchHold = _awaitingLaunchHold; _awaitingLaunchHold = false; }
+        if (launchHold)
+        {
+            SetStopped(true);
+            _launchHold.Set();
+            return;
+        }
+        StopOrContinue(controller, () => _listener.BreakRequested(id));
+    }
+
+    void IDebugEventSink.OnBreakpoint(nint controller, nint thread, nint breakpoint)
+    {
+        uint id = ThreadId(thread);
+        var functionBreakpoint = Wrap<ICorDebugFunctionBreakpoint>(breakpoint);
+        StopOrContinue(controller, () => _listener.BreakpointHit(id, functionBreakpoint));
+    }
+
+    void IDebugEventSink.OnStepComplete(nint controller, nint thread, nint stepper)
+    {
+        uint id = ThreadId(thread);
+        StopOrContinue(controller, () => _listener.StepCompleted(id));
+    }
+
+    void IDebugEventSink.OnLoadModule(nint controller, nint module)
+    {
+        try
+        {
+            var wrapped = Wrap<ICorDebugModule>(module);
+            _listener.ModuleLoaded(wrapped, ModuleName(wrapped));
+        }
+        catch (Exception error) { Console.Error.WriteLine($"module load handling failed: {error}"); }
+        Wrap<ICorDebugController>(controller).Continue(0);
+    }
+
+    public static unsafe string ModuleName(ICorDebugModule module)
+    {
+        char* buffer = stackalloc char[1024];
+        if (module.GetName(1024, out uint length, buffer) < 0 || length == 0) return "";
+        return new string(buffer, 0, (int)Math.Min(length, 1024u)).TrimEnd('\0');
     }
 
     void IDebugEventSink.OnProcessExited()
     {
         lock (_gate) { _exited = true; _stopped = false; }
-        ProcessExited?.Invoke();
+        _launchHold.Set();
+        _listener.ProcessExited();
     }
 
     public void Dispose()

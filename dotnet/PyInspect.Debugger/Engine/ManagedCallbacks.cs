@@ -59,7 +59,11 @@ public interface IDebugEventSink
     void ContinueAfterEvent(nint controller);
     void OnThreadCreated(nint thread);
     void OnThreadExited(nint thread);
-    void OnBreak(nint thread);
+    /// <summary>Debugger.Break in the debuggee; the sink decides whether to stay stopped.</summary>
+    void OnBreak(nint controller, nint thread);
+    void OnBreakpoint(nint controller, nint thread, nint breakpoint);
+    void OnStepComplete(nint controller, nint thread, nint stepper);
+    void OnLoadModule(nint controller, nint module);
     void OnProcessExited();
 }
 
@@ -68,9 +72,9 @@ public sealed partial class ManagedCallbacks(IDebugEventSink sink) : ICorDebugMa
 {
     private int Resume(nint controller) { sink.ContinueAfterEvent(controller); return 0; }
 
-    public int Breakpoint(nint appDomain, nint thread, nint breakpoint) => Resume(appDomain);
-    public int StepComplete(nint appDomain, nint thread, nint stepper, int reason) => Resume(appDomain);
-    public int Break(nint appDomain, nint thread) { sink.OnBreak(thread); return 0; }
+    public int Breakpoint(nint appDomain, nint thread, nint breakpoint) { sink.OnBreakpoint(appDomain, thread, breakpoint); return 0; }
+    public int StepComplete(nint appDomain, nint thread, nint stepper, int reason) { sink.OnStepComplete(appDomain, thread, stepper); return 0; }
+    public int Break(nint appDomain, nint thread) { sink.OnBreak(appDomain, thread); return 0; }
     public int Exception(nint appDomain, nint thread, int unhandled) => Resume(appDomain);
     public int EvalComplete(nint appDomain, nint thread, nint eval) => Resume(appDomain);
     public int EvalException(nint appDomain, nint thread, nint eval) => Resume(appDomain);
@@ -78,7 +82,7 @@ public sealed partial class ManagedCallbacks(IDebugEventSink sink) : ICorDebugMa
     public int ExitProcess(nint process) { sink.OnProcessExited(); return 0; }
     public int CreateThread(nint appDomain, nint thread) { sink.OnThreadCreated(thread); return Resume(appDomain); }
     public int ExitThread(nint appDomain, nint thread) { sink.OnThreadExited(thread); return Resume(appDomain); }
-    public int LoadModule(nint appDomain, nint module) => Resume(appDomain);
+    public int LoadModule(nint appDomain, nint module) { sink.OnLoadModule(appDomain, module); return 0; }
     public int UnloadModule(nint appDomain, nint module) => Resume(appDomain);
     public int LoadClass(nint appDomain, nint c) => Resume(appDomain);
     public int UnloadClass(nint appDomain, nint c) => Resume(appDomain);

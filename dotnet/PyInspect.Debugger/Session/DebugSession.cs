@@ -1,17 +1,19 @@
-// DAP requests mapped to engine calls (part 1, priority 1: attach, threads, pause,
-// continue, disconnect). Runs on the protocol's request thread; engine events arrive on
-// ICorDebug's callback thread and leave as DAP events through the thread-safe sink.
+// DAP requests mapped to engine calls. Requests run one at a time on the protocol's
+// request thread; engine callbacks arrive on ICorDebug's thread and leave as DAP events
+// through the thread-safe sink. The request families live in the partial files beside
+// this one: lifecycle (launch/attach/disconnect), execution, breakpoints, inspection.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed class DebugSession(IEventSink events) : IDapHandler
+public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngineListener
 {
+    private readonly ModuleCatalog _modules = new();
+    private readonly BreakpointTable _breakpoints = new();
+    private readonly StopHandles _handles = new();
     private DebuggerEngine? _engine;
-    private bool _launched;
-    private bool _terminatedSent;
 
     public JsonNode? Handle(string command, JsonObject arguments)
     {
@@ -20,19 +22,37 @@ public sealed class DebugSession(IEventSink events) : IDapHandler
             return command switch
             {
                 "initialize" => Initialize(),
+                "launch" => Launch(arguments),
                 "attach" => Attach(arguments),
-                "configurationDone" => null,
+                "configurationDone" => ConfigurationDone(),
+                "disconnect" => Disconnect(arguments),
+                "terminate" => Terminate(),
+                "setBreakpoints" => SetBreakpoints(arguments),
+                "setExceptionBreakpoints" => new JsonObject { ["breakpoints"] = new JsonArray() },
                 "threads" => Threads(),
                 "pause" => Pause(),
                 "continue" => Continue(),
-                "disconnect" => Disconnect(arguments),
-                "terminate" => Terminate(),
+                "next" => Step(arguments, StepKind.Over),
+                "stepIn" => Step(arguments, StepKind.In),
+                "stepOut" => Step(arguments, StepKind.Out),
+                "stackTrace" => StackTrace(arguments),
+                "scopes" => Scopes(arguments),
+                "variables" => Variables(arguments),
+                "evaluate" => Evaluate(arguments),
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
         }
         catch (EngineException error)
         {
             throw new DapException(error.Message);
+        }
+        catch (InvalidOperationException error) when (error.Source == "System.Text.Json")
+        {
+            throw new DapException($"bad arguments for '{command}': {error.Message}");
+        }
+        catch (FormatException error)
+        {
+            throw new DapException($"bad arguments for '{command}': {error.Message}");
         }
     }
 
@@ -43,84 +63,63 @@ public sealed class DebugSession(IEventSink events) : IDapHandler
         {
             ["supportsConfigurationDoneRequest"] = true,
             ["supportsTerminateRequest"] = true,
+            ["supportsHitConditionalBreakpoints"] = true,
+            ["supportsLogPoints"] = true,
+            ["supportsDelayedStackTraceLoading"] = true,
+            ["supportsValueFormattingOptions"] = true,
+            ["supportsEvaluateForHovers"] = true,
+            ["supportsTerminateDebuggee"] = true,
+            ["exceptionBreakpointFilters"] = new JsonArray(),
         };
     }
 
-    private JsonNode? Attach(JsonObject arguments)
-    {
-        if (_engine is not null) throw new DapException("already debugging a process");
-        int processId = arguments["processId"]?.GetValue<int>()
-            ?? throw new DapException("attach needs 'processId'");
-        var engine = DebuggerEngine.Attach(processId);
-        engine.ThreadStarted += id => SendThreadEvent("started", id);
-        engine.ThreadExited += id => SendThreadEvent("exited", id);
-        engine.Stopped += id => SendStopped("pause", id);
-        engine.ProcessExited += OnProcessExited;
-        _engine = engine;
-        return null;
-    }
-
-    private JsonNode Threads()
-    {
-        var threads = new JsonArray();
-        foreach (uint id in RequireEngine().GetThreadIds())
-            threads.Add(new JsonObject { ["id"] = (long)id, ["name"] = $"Thread #{id}" });
-        return new JsonObject { ["threads"] = threads };
-    }
-
-    private JsonNode? Pause()
-    {
-        DebuggerEngine engine = RequireEngine();
-        if (engine.IsStopped) return null;
-        engine.Pause();
-        IReadOnlyList<uint> threads = engine.GetThreadIds();
-        SendStopped("pause", threads.Count > 0 ? threads[0] : 0);
-        return null;
-    }
-
-    private JsonNode Continue()
-    {
-        DebuggerEngine engine = RequireEngine();
-        if (!engine.IsStopped) throw new DapException("the process is running");
-        engine.Continue();
-        return new JsonObject { ["allThreadsContinued"] = true };
-    }
-
-    private JsonNode? Disconnect(JsonObject arguments)
-    {
-        if (_engine is null) return null;
-        bool terminate = arguments["terminateDebuggee"]?.GetValue<bool>() ?? _launched;
-        if (terminate && !_engine.HasExited) _engine.Terminate();
-        else _engine.Detach();
-        _engine = null;
-        return null;
-    }
-
-    private JsonNode? Terminate()
-    {
-        RequireEngine().Terminate();
-        return null;
-    }
-
     private DebuggerEngine RequireEngine() =>
-        _engine ?? throw new DapException("no process: send 'attach' first");
+        _engine ?? throw new DapException("no process: send 'launch' or 'attach' first");
 
-    private void SendThreadEvent(string reason, uint threadId) =>
-        events.SendEvent("thread", new JsonObject { ["reason"] = reason, ["threadId"] = (long)threadId });
+    private DebuggerEngine RequireStopped()
+    {
+        DebuggerEngine engine = RequireEngine();
+        if (engine.HasExited) throw new DapException("the process has exited");
+        if (!engine.IsStopped) throw new DapException("the process is running, not stopped: pause it first");
+        return engine;
+    }
 
-    private void SendStopped(string reason, uint threadId) =>
-        events.SendEvent("stopped", new JsonObject
+    private static int RequiredInt(JsonObject arguments, string name) =>
+        arguments[name]?.GetValue<int>() ?? throw new DapException($"missing argument '{name}'");
+
+    private void SendStopped(string reason, uint threadId, JsonArray? hitBreakpointIds = null, string? description = null)
+    {
+        var body = new JsonObject
         {
             ["reason"] = reason,
             ["threadId"] = (long)threadId,
             ["allThreadsStopped"] = true,
-        });
+        };
+        if (hitBreakpointIds is not null) body["hitBreakpointIds"] = hitBreakpointIds;
+        if (description is not null) body["description"] = description;
+        events.SendEvent("stopped", body);
+    }
 
-    private void OnProcessExited()
+    private void SendOutput(string category, string text) =>
+        events.SendEvent("output", new JsonObject { ["category"] = category, ["output"] = text });
+
+    void IEngineListener.ThreadStarted(uint threadId) =>
+        events.SendEvent("thread", new JsonObject { ["reason"] = "started", ["threadId"] = (long)threadId });
+
+    void IEngineListener.ThreadExited(uint threadId) =>
+        events.SendEvent("thread", new JsonObject { ["reason"] = "exited", ["threadId"] = (long)threadId });
+
+    void IEngineListener.ModuleLoaded(ICorDebugModule module, string path)
     {
-        events.SendEvent("exited", new JsonObject { ["exitCode"] = 0 });
-        if (_terminatedSent) return;
-        _terminatedSent = true;
-        events.SendEvent("terminated", null);
+        LoadedModule loaded = _modules.Add(module, path);
+        foreach (var bp in _breakpoints.BindModule(loaded))
+            events.SendEvent("breakpoint", new JsonObject { ["reason"] = "changed", ["breakpoint"] = BreakpointJson(bp) });
+    }
+
+    bool IEngineListener.BreakRequested(uint threadId)
+    {
+        _handles.Clear();
+        SendStopped("pause", threadId, description: "Debugger.Break()");
+        return true;
     }
 }

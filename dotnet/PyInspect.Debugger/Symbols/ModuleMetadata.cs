@@ -173,4 +173,35 @@ public sealed class ModuleMetadata
         }
         return tokens;
     }
+
+    /// <summary>An enum type's named constants with their values, in metadata order.</summary>
+    public IReadOnlyList<(string Name, long Value)> GetEnumMembers(int typeDefToken)
+    {
+        var type = _md.GetTypeDefinition(TypeHandle(typeDefToken));
+        var members = new List<(string, long)>();
+        foreach (var handle in type.GetFields())
+        {
+            var field = _md.GetFieldDefinition(handle);
+            if ((field.Attributes & FieldAttributes.Literal) == 0) continue;
+            var constant = _md.GetConstant(field.GetDefaultValue());
+            var blob = _md.GetBlobReader(constant.Value);
+            long value = constant.TypeCode switch
+            {
+                ConstantTypeCode.SByte => blob.ReadSByte(), ConstantTypeCode.Byte => blob.ReadByte(),
+                ConstantTypeCode.Int16 => blob.ReadInt16(), ConstantTypeCode.UInt16 => blob.ReadUInt16(),
+                ConstantTypeCode.Int32 => blob.ReadInt32(), ConstantTypeCode.UInt32 => blob.ReadUInt32(),
+                ConstantTypeCode.Int64 => blob.ReadInt64(), ConstantTypeCode.UInt64 => (long)blob.ReadUInt64(),
+                _ => 0,
+            };
+            members.Add((_md.GetString(field.Name), value));
+        }
+        return members;
+    }
+
+    /// <summary>The entry point's MethodDef token (Main), or 0 for a library.</summary>
+    public int GetEntryPointToken()
+    {
+        int token = _pe.PEHeaders.CorHeader?.EntryPointTokenOrRelativeVirtualAddress ?? 0;
+        return (token >> 24) == 0x06 ? token : 0;
+    }
 }

@@ -1,0 +1,19 @@
+namespace PyInspect.Debugger.Engine;
+
+/// <summary>
+/// What the session hears from the engine. Called on ICorDebug's callback thread while the
+/// process is synchronised; the engine has already marked itself stopped before a method
+/// that returns bool, and continues the process when that method answers false.
+/// </summary>
+public interface IEngineListener
+{
+    void ThreadStarted(uint threadId);
+    void ThreadExited(uint threadId);
+    /// <summary>A module loaded (or was reported on attach): the moment to bind breakpoints.</summary>
+    void ModuleLoaded(ICorDebugModule module, string path);
+    bool BreakpointHit(uint threadId, ICorDebugFunctionBreakpoint breakpoint);
+    bool StepCompleted(uint threadId);
+    /// <summary>Debugger.Break() in user code (not the launch hold).</summary>
+    bool BreakRequested(uint threadId);
+    void ProcessExited();
+}

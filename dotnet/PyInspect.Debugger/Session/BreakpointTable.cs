@@ -1,0 +1,128 @@
+// Source breakpoints: requested by file and line, bound to IL offsets in every loaded
+// module whose PDB has code there, pending until such a module loads. Touched by requests
+// and by module-load callbacks, so every access is locked.
+using System.Globalization;
+using PyInspect.Debugger.Engine;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed record BreakpointRequest(int Line, string? Condition, string? HitCondition, string? LogMessage);
+
+public sealed class SourceBreakpoint(int id, string sourcePath, BreakpointRequest request)
+{
+    public int Id { get; } = id;
+    public string SourcePath { get; } = sourcePath;
+    public BreakpointRequest Request { get; } = request;
+    public int Line { get; set; } = request.Line;
+    public int? Column { get; set; }
+    public bool Verified => Bindings.Count > 0;
+    public int HitCount { get; set; }
+    public List<(string ModulePath, int MethodToken, int IlOffset, ICorDebugFunctionBreakpoint Handle)> Bindings { get; } = [];
+
+    /// <summary>Counts this hit and says whether the hit condition lets it stop.</summary>
+    public bool CountHit()
+    {
+        HitCount++;
+        return HitConditionMet(Request.HitCondition, HitCount);
+    }
+
+    /// <summary>"N" or "== N": the Nth hit; ">= N", "> N", "< N", "<= N"; "% N": every Nth.</summary>
+    public static bool HitConditionMet(string? condition, int hits)
+    {
+        if (string.IsNullOrWhiteSpace(condition)) return true;
+        string text = condition.Trim();
+        string op = new([.. text.TakeWhile(c => "<>=%!".Contains(c))]);
+        if (!int.TryParse(text[op.Length..].Trim(), NumberStyles.Integer, CultureInfo.InvariantCulture, out int n))
+            return true;
+        return op switch
+        {
+            "" or "=" or "==" => hits == n,
+            ">=" => hits >= n,
+            ">" => hits > n,
+            "<" => hits < n,
+            "<=" => hits <= n,
+            "%" => n > 0 && hits % n == 0,
+            "!=" => hits != n,
+            _ => true,
+        };
+    }
+
+    public static bool IsValidHitCondition(string? condition)
+    {
+        if (string.IsNullOrWhiteSpace(condition)) return true;
+        string text = condition.Trim();
+        string op = new([.. text.TakeWhile(c => "<>=%!".Contains(c))]);
+        return op is "" or "=" or "==" or ">=" or ">" or "<" or "<=" or "%" or "!="
+            && int.TryParse(text[op.Length..].Trim(), NumberStyles.Integer, CultureInfo.InvariantCulture, out _);
+    }
+}
+
+public sealed class BreakpointTable
+{
+    private readonly object _gate = new();
+    private readonly Dictionary<string, List<SourceBreakpoint>> _bySource = new(StringComparer.Ordinal);
+    private int _nextId = 1;
+
+    /// <summary>Replace a file's breakpoints; binds the new ones against modules already loaded.</summary>
+    public IReadOnlyList<SourceBreakpoint> Replace(string sourcePath, IReadOnlyList<BreakpointRequest> requests,
+        IReadOnlyList<LoadedModule> modules)
+    {
+        lock (_gate)
+        {
+            if (_bySource.Remove(sourcePath, out var old))
+                foreach (var bp in old)
+                    foreach (var binding in bp.Bindings) binding.Handle.Activate(0);
+            var created = requests.Select(r => new SourceBreakpoint(_nextId++, sourcePath, r)).ToList();
+            _bySource[sourcePath] = created;
+            foreach (var module in modules)
+                foreach (var bp in created) Bind(bp, module);
+            return created;
+        }
+    }
+
+    /// <summary>Bind pending breakpoints in a newly loaded module; returns those it verified.</summary>
+    public IReadOnlyList<SourceBreakpoint> BindModule(LoadedModule module)
+    {
+        if (module.Symbols is null) return [];
+        var verified = new List<SourceBreakpoint>();
+        lock (_gate)
+        {
+            foreach (var bp in _bySource.Values.SelectMany(list => list))
+            {
+                bool was = bp.Verified;
+                Bind(bp, module);
+                if (!was && bp.Verified) verified.Add(bp);
+            }
+        }
+        return verified;
+    }
+
+    private static void Bind(SourceBreakpoint bp, LoadedModule module)
+    {
+        if (module.Symbols is null || bp.Bindings.Any(b => b.ModulePath == module.Path)) return;
+        foreach (var location in module.Symbols.ResolveLine(bp.SourcePath, bp.Request.Line))
+        {
+            if (module.Module.GetFunctionFromToken(location.MethodToken, out var function) < 0) continue;
+            if (function.GetILCode(out var code) < 0) continue;
+            if (code.CreateBreakpoint((uint)location.IlOffset, out var handle) < 0) continue;
+            handle.Activate(1);
+            bp.Bindings.Add((module.Path, location.MethodToken, location.IlOffset, handle));
+            bp.Line = location.Line;
+            bp.Column = location.Column;
+        }
+    }
+
+    /// <summary>Our breakpoint behind an ICorDebug breakpoint that fired, or null.</summary>
+    public SourceBreakpoint? Find(ICorDebugFunctionBreakpoint hit)
+    {
+        if (hit.GetFunction(out var function) < 0 || hit.GetOffset(out uint offset) < 0) return null;
+        function.GetToken(out int token);
+        function.GetModule(out var module);
+        string path = DebuggerEngine.ModuleName(module);
+        lock (_gate)
+        {
+            return _bySource.Values.SelectMany(list => list).FirstOrDefault(bp =>
+                bp.Bindings.Any(b => b.ModulePath == path && b.MethodToken == token && b.IlOffset == (int)offset));
+        }
+    }
+}

@@ -1,0 +1,43 @@
+// setBreakpoints: a file's whole set at once, bound now where the module is loaded,
+// pending (verified: false) until it loads.
+using System.Text.Json.Nodes;
+using PyInspect.Debugger.Protocol;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed partial class DebugSession
+{
+    private JsonNode SetBreakpoints(JsonObject arguments)
+    {
+        string path = arguments["source"]?["path"]?.GetValue<string>()
+            ?? throw new DapException("setBreakpoints needs 'source.path'");
+        var requests = new List<BreakpointRequest>();
+        foreach (var item in arguments["breakpoints"]?.AsArray() ?? [])
+        {
+            int line = item?["line"]?.GetValue<int>() ?? throw new DapException("every breakpoint needs a 'line'");
+            string? hit = item!["hitCondition"]?.GetValue<string>();
+            if (!SourceBreakpoint.IsValidHitCondition(hit))
+                throw new DapException($"bad hitCondition '{hit}': use N, == N, >= N, > N, <= N, < N or % N");
+            requests.Add(new BreakpointRequest(line, item["condition"]?.GetValue<string>(), hit,
+                item["logMessage"]?.GetValue<string>()));
+        }
+        IReadOnlyList<SourceBreakpoint> created = _engine is { HasExited: false } engine
+            ? engine.WhileStopped(() => _breakpoints.Replace(path, requests, _modules.WithSymbols()))
+            : _breakpoints.Replace(path, requests, []);
+        return new JsonObject { ["breakpoints"] = new JsonArray([.. created.Select(BreakpointJson)]) };
+    }
+
+    private static JsonNode BreakpointJson(SourceBreakpoint bp)
+    {
+        var json = new JsonObject
+        {
+            ["id"] = bp.Id,
+            ["verified"] = bp.Verified,
+            ["line"] = bp.Line,
+            ["source"] = new JsonObject { ["path"] = bp.SourcePath, ["name"] = Path.GetFileName(bp.SourcePath) },
+        };
+        if (bp.Column is { } column) json["column"] = column;
+        if (!bp.Verified) json["message"] = "pending: no loaded module has code at this line yet";
+        return json;
+    }
+}

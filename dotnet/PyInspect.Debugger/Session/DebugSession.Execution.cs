@@ -1,0 +1,102 @@
+// continue / pause / next / stepIn / stepOut, and the stops they lead to.
+using System.Text.Json.Nodes;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Protocol;
+
+namespace PyInspect.Debugger.Session;
+
+public enum StepKind { Over, In, Out }
+
+public sealed partial class DebugSession
+{
+    private ICorDebugStepper? _activeStepper;
+
+    private JsonNode Continue()
+    {
+        DebuggerEngine engine = RequireStopped();
+        Resume(engine);
+        return new JsonObject { ["allThreadsContinued"] = true };
+    }
+
+    private void Resume(DebuggerEngine engine)
+    {
+        _handles.Clear();
+        engine.Continue();
+    }
+
+    private JsonNode? Pause()
+    {
+        DebuggerEngine engine = RequireEngine();
+        if (!engine.Pause()) return null;
+        _handles.Clear();
+        SendStopped("pause", PickPauseThread(engine));
+        return null;
+    }
+
+    /// <summary>The thread a pause reports: the first one running code with source, else the first.</summary>
+    private uint PickPauseThread(DebuggerEngine engine)
+    {
+        IReadOnlyList<uint> ids = engine.GetThreadIds();
+        foreach (uint id in ids)
+            if (engine.GetThread(id) is { } thread && FrameWalker.Walk(id, thread, _modules, 64).Any(f => f.Source is not null))
+                return id;
+        return ids.Count > 0 ? ids[0] : 0;
+    }
+
+    private JsonNode? Step(JsonObject arguments, StepKind kind)
+    {
+        DebuggerEngine engine = RequireStopped();
+        uint threadId = (uint)RequiredInt(arguments, "threadId");
+        ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
+        _activeStepper = Stepping.Begin(threadId, thread, kind, _modules);
+        Resume(engine);
+        return null;
+    }
+
+    bool IEngineListener.StepCompleted(uint threadId)
+    {
+        _activeStepper = null;
+        _handles.Clear();
+        SendStopped("step", threadId);
+        return true;
+    }
+
+    bool IEngineListener.BreakpointHit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
+    {
+        if (_entryBreakpoint is not null && IsSameLocation(breakpoint, _entryBreakpoint))
+        {
+            _entryBreakpoint.Activate(0);
+            _entryBreakpoint = null;
+            return StopHere("entry", threadId);
+        }
+        SourceBreakpoint? bp = _breakpoints.Find(breakpoint);
+        if (bp is null || !bp.CountHit()) return false;
+        if (bp.Request.LogMessage is { } message)
+        {
+            SendOutput("console", message + "\n");
+            return false;
+        }
+        return StopHere("breakpoint", threadId, new JsonArray(bp.Id));
+    }
+
+    private bool StopHere(string reason, uint threadId, JsonArray? hitIds = null)
+    {
+        _activeStepper?.Deactivate();
+        _activeStepper = null;
+        _handles.Clear();
+        SendStopped(reason, threadId, hitIds);
+        return true;
+    }
+
+    private static bool IsSameLocation(ICorDebugFunctionBreakpoint a, ICorDebugFunctionBreakpoint b)
+    {
+        if (a.GetOffset(out uint offsetA) < 0 || b.GetOffset(out uint offsetB) < 0 || offsetA != offsetB) return false;
+        if (a.GetFunction(out var fa) < 0 || b.GetFunction(out var fb) < 0) return false;
+        fa.GetToken(out int tokenA);
+        fb.GetToken(out int tokenB);
+        if (tokenA != tokenB) return false;
+        fa.GetModule(out var ma);
+        fb.GetModule(out var mb);
+        return DebuggerEngine.ModuleName(ma) == DebuggerEngine.ModuleName(mb);
+    }
+}

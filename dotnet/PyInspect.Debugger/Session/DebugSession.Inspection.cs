@@ -1,0 +1,126 @@
+// threads / stackTrace / scopes / variables / evaluate: reading a stopped process.
+using System.Text.Json.Nodes;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Protocol;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed partial class DebugSession
+{
+    private JsonNode Threads()
+    {
+        DebuggerEngine engine = RequireEngine();
+        var threads = new JsonArray();
+        foreach (uint id in engine.GetThreadIds())
+            threads.Add(new JsonObject { ["id"] = (long)id, ["name"] = ThreadNames.Read(engine, id) });
+        return new JsonObject { ["threads"] = threads };
+    }
+
+    private JsonNode StackTrace(JsonObject arguments)
+    {
+        DebuggerEngine engine = RequireStopped();
+        uint threadId = (uint)RequiredInt(arguments, "threadId");
+        ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
+        int start = Math.Max(arguments["startFrame"]?.GetValue<int>() ?? 0, 0);
+        int levels = arguments["levels"]?.GetValue<int>() ?? 0;
+        List<FrameInfo> frames = FrameWalker.Walk(threadId, thread, _modules);
+        var page = levels > 0 ? frames.Skip(start).Take(levels) : frames.Skip(start);
+        return new JsonObject
+        {
+            ["stackFrames"] = new JsonArray([.. page.Select(FrameJson)]),
+            ["totalFrames"] = frames.Count,
+        };
+    }
+
+    private JsonNode FrameJson(FrameInfo frame)
+    {
+        var json = new JsonObject
+        {
+            ["id"] = _handles.AddFrame(frame),
+            ["name"] = frame.Name,
+            ["line"] = frame.Source?.Line ?? 0,
+            ["column"] = frame.Source?.Column ?? 0,
+            ["moduleId"] = frame.ModuleName,
+        };
+        if (frame.Source is { } source)
+        {
+            json["source"] = new JsonObject { ["name"] = Path.GetFileName(source.SourcePath), ["path"] = source.SourcePath };
+            json["endLine"] = source.EndLine;
+            json["endColumn"] = source.EndColumn;
+        }
+        else
+        {
+            json["presentationHint"] = "subtle";
+        }
+        return json;
+    }
+
+    private JsonNode Scopes(JsonObject arguments)
+    {
+        RequireStopped();
+        FrameInfo frame = _handles.Frame(RequiredInt(arguments, "frameId"));
+        var scope = new JsonObject
+        {
+            ["name"] = "Locals",
+            ["presentationHint"] = "locals",
+            ["variablesReference"] = _handles.AddVariables(frame),
+            ["expensive"] = false,
+        };
+        return new JsonObject { ["scopes"] = new JsonArray(scope) };
+    }
+
+    private JsonNode Variables(JsonObject arguments)
+    {
+        RequireStopped();
+        object source = _handles.Variables(RequiredInt(arguments, "variablesReference"));
+        bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
+        int start = arguments["start"]?.GetValue<int>() ?? 0;
+        int? count = arguments["count"]?.GetValue<int>();
+        if (start < 0 || count < 0) throw new DapException("'start' and 'count' must not be negative");
+        ChildSource children = source is FrameInfo frame ? new ListChildren(FrameVariables.Read(frame, hex)) : (ChildSource)source;
+        var views = ChildReader.Read(children, start, count, hex);
+        return new JsonObject { ["variables"] = new JsonArray([.. views.Select(VariableJson)]) };
+    }
+
+    private JsonObject VariableJson(VariableView view)
+    {
+        var json = new JsonObject
+        {
+            ["name"] = view.Name,
+            ["value"] = view.Value,
+            ["type"] = view.Type,
+            ["evaluateName"] = view.EvaluateName,
+            ["variablesReference"] = view.Children is null ? 0 : _handles.AddVariables(view.Children),
+        };
+        if (view.Address is { } address) json["memoryReference"] = $"0x{address:x}";
+        if (view.NamedCount > 0) json["namedVariables"] = view.NamedCount;
+        if (view.IndexedCount > 0) json["indexedVariables"] = view.IndexedCount;
+        if (view.Kind is not null) json["pyinspectKind"] = view.Kind;
+        return json;
+    }
+
+    private JsonNode Evaluate(JsonObject arguments)
+    {
+        string expression = arguments["expression"]?.GetValue<string>()?.Trim()
+            ?? throw new DapException("evaluate needs 'expression'");
+        RequireStopped();
+        bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
+        int? frameId = arguments["frameId"]?.GetValue<int>();
+        if (frameId is null) throw new DapException("evaluate needs a 'frameId' (global evaluation is not supported)");
+        FrameInfo frame = _handles.Frame(frameId.Value);
+        ICorDebugValue value = PathEvaluator.Evaluate(expression, frame);
+        VariableView view = VariableReader.Describe(expression, expression, value, hex);
+        JsonObject json = VariableJson(view);
+        var result = new JsonObject
+        {
+            ["result"] = view.Value,
+            ["type"] = view.Type,
+            ["variablesReference"] = json["variablesReference"]!.GetValue<int>(),
+        };
+        if (view.Address is { } address) result["memoryReference"] = $"0x{address:x}";
+        if (view.NamedCount > 0) result["namedVariables"] = view.NamedCount;
+        if (view.IndexedCount > 0) result["indexedVariables"] = view.IndexedCount;
+        return result;
+    }
+}

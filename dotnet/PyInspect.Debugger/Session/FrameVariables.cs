@@ -1,0 +1,41 @@
+// A frame's `this`, arguments (names from metadata) and locals in scope (names and slots
+// from the PDB), in that order, as netcoredbg's single "Locals" scope shows them.
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Symbols;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed record FrameVariable(string Name, string Kind, ICorDebugValue? Value, int ErrorCode);
+
+public static class FrameVariables
+{
+    public static List<FrameVariable> Raw(FrameInfo frame)
+    {
+        var variables = new List<FrameVariable>();
+        ModuleMetadata? metadata = File.Exists(frame.ModulePath) ? ModuleMetadata.Open(frame.ModulePath) : null;
+        if (metadata is null) return variables;
+        bool isStatic = metadata.IsStatic(frame.MethodToken);
+        if (!isStatic) variables.Add(Argument(frame, "this", "this", 0));
+        IReadOnlyList<string> parameters = metadata.GetParameterNames(frame.MethodToken);
+        for (int i = 0; i < parameters.Count; i++)
+            variables.Add(Argument(frame, parameters[i], "argument", (uint)(isStatic ? i : i + 1)));
+        foreach (LocalInfo local in frame.Module?.Symbols?.GetLocals(frame.MethodToken, (int)frame.IlOffset) ?? [])
+        {
+            int hr = frame.Frame.GetLocalVariable((uint)local.SlotIndex, out var value);
+            variables.Add(new FrameVariable(local.Name, "local", hr < 0 ? null : value, hr));
+        }
+        return variables;
+    }
+
+    private static FrameVariable Argument(FrameInfo frame, string name, string kind, uint index)
+    {
+        int hr = frame.Frame.GetArgument(index, out var value);
+        return new FrameVariable(name, kind, hr < 0 ? null : value, hr);
+    }
+
+    public static List<VariableView> Read(FrameInfo frame, bool hex) =>
+        [.. Raw(frame).Select(v => v.Value is null
+            ? new VariableView(v.Name, $"<unavailable: 0x{v.ErrorCode:X8}>", "?", v.Name, null, null, Kind: v.Kind)
+            : VariableReader.Describe(v.Name, v.Name, v.Value, hex) with { Kind = v.Kind })];
+}

@@ -1,0 +1,25 @@
+using PyInspect.Debugger.Engine;
+
+namespace PyInspect.Debugger.Values;
+
+/// <summary>
+/// One variable as DAP shows it. Address is the object's address for reference types
+/// (DAP's memoryReference), null for nulls, primitives and structs. Children, when
+/// present, is what a variablesReference expands to.
+/// </summary>
+public sealed record VariableView(string Name, string Value, string Type, string EvaluateName,
+    ulong? Address, ChildSource? Children, int NamedCount = 0, int IndexedCount = 0, string? Kind = null);
+
+/// <summary>What a variable expands to; valid until the debuggee resumes.</summary>
+public abstract record ChildSource(string EvaluateName);
+
+/// <summary>An object's or struct's instance fields, base classes included.</summary>
+public sealed record ObjectChildren(ICorDebugObjectValue Object, ICorDebugType Type, string EvaluateName)
+    : ChildSource(EvaluateName);
+
+/// <summary>An array's elements in row-major order.</summary>
+public sealed record ArrayChildren(ICorDebugArrayValue Array, uint[] Dimensions, string EvaluateName)
+    : ChildSource(EvaluateName);
+
+/// <summary>A fixed list of views (a frame's arguments and locals).</summary>
+public sealed record ListChildren(IReadOnlyList<VariableView> Items) : ChildSource("");
