@@ -2,6 +2,7 @@
 
     pyinspect heap ...   read a live process's heap or a dump (pyinspect/cli/heap.py)
     pyinspect dap        run our DAP debug adapter on stdio (pyinspect/cli/dap.py)
+    pyinspect serve      the MCP server for AI agents (pyinspect/cli/serve.py)
 
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 """
@@ -18,7 +19,7 @@ app = typer.Typer(
     help="pyinspect: a memory-level debugger for .NET processes.",
 )
 
-_AREAS = ("heap", "dap")
+_AREAS = ("heap", "dap", "serve")
 
 for _area in _AREAS:
     importlib.import_module(f"pyinspect.cli.{_area}").register(app)

@@ -1,0 +1,55 @@
+"""The seed inspection tools of contracts/inspection.md: threads_list, stacktrace_get,
+variables_get, evaluate. All read-only; all but threads_list need a paused process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from mcp.server.mcpserver import MCPServer
+
+from pyinspect.models.inspection import (
+    EvaluateAnswer,
+    StackTraceAnswer,
+    ThreadsAnswer,
+    VariablesAnswer,
+)
+from pyinspect.server.errors import evaluate_error_answer
+from pyinspect.server.tooling import add_tool
+from pyinspect.session import Session
+
+__all__ = ["register"]
+
+
+def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
+    def threads_list() -> ThreadsAnswer:
+        """List all managed threads: id, name, state, which one is current (the one that
+        stopped) and, while paused, where each is executing. Use it for multi-threaded
+        problems and to pick a thread_id for stacktrace_get / variables_get."""
+        return get_session().inspector.threads()
+
+    def stacktrace_get(thread_id: int | None = None, start_frame: int = 0, max_frames: int = 20) -> StackTraceAnswer:
+        """The call chain of a paused thread (default: the current one), top frame first, with
+        file, line, module and the top frame's arguments; frames without source are
+        is_external. Use it first after a stop to see how the code got here."""
+        return get_session().inspector.stack_trace(thread_id, start_frame, max_frames)
+
+    def variables_get(thread_id: int | None = None, frame_index: int = 0,
+                      scope: Literal["locals", "arguments", "this", "all"] = "all",
+                      expand: str | None = None) -> VariablesAnswer:
+        """Locals, arguments and `this` of a frame (frame_index 0 = top) of a paused thread.
+        expand="this._repository" (a dotted path, [i] for elements) lists that value's
+        children instead, each with `parent`. Use after stacktrace_get."""
+        return get_session().inspector.variables(thread_id, frame_index, scope, expand)
+
+    def evaluate(expression: str, thread_id: int | None = None, frame_index: int = 0,
+                 format: Literal["default", "hex", "binary"] = "default") -> EvaluateAnswer:
+        """Evaluate a C# expression (names, member access, indexers) in a frame of a paused
+        thread: values not directly listed by variables_get, or a hypothesis to test.
+        format hex/binary renders integers. Errors: {"error": true, "message", "type"}."""
+        return get_session().inspector.evaluate(expression, thread_id, frame_index, format)
+
+    for tool, output in ((threads_list, ThreadsAnswer), (stacktrace_get, StackTraceAnswer),
+                         (variables_get, VariablesAnswer)):
+        add_tool(mcp, tool, output, read_only=True)
+    add_tool(mcp, evaluate, EvaluateAnswer, read_only=True, error_shape=evaluate_error_answer)
