@@ -16,7 +16,11 @@ public sealed class DapServer : IEventSink
     private readonly TextWriter? _log;
     private readonly TimeSpan _budget;
     private readonly object _seqLock = new();
-    private readonly AsyncLocal<List<JsonObject>?> _heldEvents = new();
+    // Events a request's handler emits wait for its response. AsyncLocal flows into work the
+    // handler starts (a launched process's output readers), so the hold is closed once the
+    // response is out and later events from that work are written at once.
+    private sealed class HeldEvents { public readonly List<JsonObject> Messages = []; public bool Closed; }
+    private readonly AsyncLocal<HeldEvents?> _heldEvents = new();
     private int _seq;
 
     public DapServer(Stream input, Stream output, TextWriter? log, TimeSpan? budget = null)
@@ -48,11 +52,17 @@ public sealed class DapServer : IEventSink
     {
         var message = new JsonObject { ["type"] = "event", ["event"] = eventName };
         if (body is not null) message["body"] = body;
-        List<JsonObject>? held = _heldEvents.Value;
+        HeldEvents? held = _heldEvents.Value;
         if (held is not null)
         {
-            lock (held) held.Add(message);
-            return;
+            lock (held)
+            {
+                if (!held.Closed)
+                {
+                    held.Messages.Add(message);
+                    return;
+                }
+            }
         }
         Write(message);
     }
@@ -61,7 +71,7 @@ public sealed class DapServer : IEventSink
     {
         long requestSeq = ReadSeq(request["seq"]);
         JsonObject arguments = request["arguments"] as JsonObject ?? new JsonObject();
-        var held = new List<JsonObject>();
+        var held = new HeldEvents();
         var work = Task.Run(() =>
         {
             _heldEvents.Value = held;
@@ -83,8 +93,9 @@ public sealed class DapServer : IEventSink
         Write(response);
         lock (held)
         {
-            foreach (JsonObject message in held) Write(message);
-            held.Clear();
+            foreach (JsonObject message in held.Messages) Write(message);
+            held.Messages.Clear();
+            held.Closed = true;
         }
     }
 

@@ -1,0 +1,63 @@
+"""Launching a debuggee under our adapter for tests: initialize, launch, breakpoints by
+`// @bp` marker, configurationDone, then the first stop. Raw DAP through WirePeer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from support.dap_wire import WirePeer
+from support.targets import marker_line, target_dll, target_source
+
+
+def ok(response: dict[str, Any]) -> dict[str, Any]:
+    """The body of a successful response (fails the test with the message otherwise)."""
+    assert response["success"], response.get("message")
+    body: dict[str, Any] = response.get("body") or {}
+    return body
+
+
+def set_breakpoints(peer: WirePeer, target: str, markers: Sequence[str | dict[str, Any]]) -> list[dict[str, Any]]:
+    """Breakpoints at markers; a dict marker is {"marker": name, ...extra DAP fields}."""
+    requested = []
+    for marker in markers:
+        extra = dict(marker) if isinstance(marker, dict) else {"marker": marker}
+        name = extra.pop("marker")
+        requested.append({"line": marker_line(target, name), **extra})
+    body = ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(target))},
+                                              "breakpoints": requested}))
+    return list(body["breakpoints"])
+
+
+@contextmanager
+def launched(target: str, args: Sequence[str] = (), markers: Sequence[str | dict[str, Any]] = (),
+             stop_at_entry: bool = False) -> Iterator[WirePeer]:
+    """A peer whose debuggee has been launched and configured (not yet stopped)."""
+    peer = WirePeer("--interpreter=vscode")
+    try:
+        ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+        ok(peer.request("launch", {"program": str(target_dll(target)), "args": list(args),
+                                   "stopAtEntry": stop_at_entry}, timeout=30))
+        if markers:
+            set_breakpoints(peer, target, markers)
+        ok(peer.request("configurationDone"))
+        yield peer
+    finally:
+        peer.close()
+
+
+def top_frame(peer: WirePeer, thread_id: int) -> dict[str, Any]:
+    frames: list[dict[str, Any]] = ok(peer.request("stackTrace", {"threadId": thread_id}))["stackFrames"]
+    return frames[0]
+
+
+def frame_variables(peer: WirePeer, frame_id: int, **extra: Any) -> dict[str, dict[str, Any]]:
+    scopes = ok(peer.request("scopes", {"frameId": frame_id}))["scopes"]
+    assert [s["name"] for s in scopes] == ["Locals"]
+    return children(peer, scopes[0]["variablesReference"], **extra)
+
+
+def children(peer: WirePeer, reference: int, **extra: Any) -> dict[str, dict[str, Any]]:
+    body = ok(peer.request("variables", {"variablesReference": reference, **extra}))
+    return {v["name"]: v for v in body["variables"]}
