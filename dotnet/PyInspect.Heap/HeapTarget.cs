@@ -153,6 +153,14 @@ public sealed class HeapTarget : IDisposable
         return HeapJson.Serialize(describer.ArrayElements(obj, start, count));
     }
 
+    /// <summary>collection_analyze for the collection object at address, as JSON (<see cref="CollectionRecord"/>).</summary>
+    public string AnalyzeCollection(ulong address, int maxPreviewItems, int timeoutMs) =>
+        HeapJson.Serialize(new CollectionReader(Runtime.Heap, PointerSize).Analyze(address, maxPreviewItems, timeoutMs));
+
+    /// <summary>object_summarize for the object at address, as JSON (<see cref="SummaryRecord"/>).</summary>
+    public string SummarizeObject(ulong address, int maxPreviewItems) =>
+        HeapJson.Serialize(new ObjectSummarizer(Runtime.Heap, PointerSize).Summarize(address, maxPreviewItems));
+
     /// <summary>Static fields of every loaded type named typeName, as JSON FieldRecords.</summary>
     public string ReadStatics(string typeName) =>
         HeapJson.Serialize(new StaticsReader(Runtime, PointerSize).Read(typeName));

@@ -49,7 +49,7 @@ internal sealed class ObjectDescriber
         var record = new ObjectRecord
         {
             Address = HeapJson.Hex(obj.Address),
-            TypeName = type.Name ?? "?",
+            TypeName = TypeNames.Reflection(type.Name),
             Size = (long)obj.Size,
             Value = ValueFormatter.Reference(obj),
         };
@@ -61,7 +61,7 @@ internal sealed class ObjectDescriber
             record.ArrayLength = obj.AsArray().Length;
             record.Rank = dims.Length;
             record.Dimensions = dims;
-            record.ElementTypeName = type.ComponentType?.Name;
+            record.ElementTypeName = type.ComponentType is null ? null : TypeNames.Reflection(type.ComponentType.Name);
             record.Fields = Elements(obj, 0, Math.Min(_maxElements, record.ArrayLength.Value), depth);
             _truncated |= record.ArrayLength > record.Fields.Count;
         }
@@ -145,7 +145,7 @@ internal sealed class ObjectDescriber
         var record = new FieldRecord
         {
             Name = name,
-            TypeName = type?.Name ?? "?",
+            TypeName = TypeNames.Reflection(type?.Name),
             Offset = checked((int)(location - origin)),
         };
         if (ValueFormatter.IsReference(element))
@@ -175,7 +175,7 @@ internal sealed class ObjectDescriber
         record.HasChildren = true;
         record.Value = obj.Type is null ? "{?}" : ValueFormatter.Reference(obj);
         if (obj.Type is not null && record.TypeName == "?")
-            record.TypeName = obj.Type.Name ?? "?";
+            record.TypeName = TypeNames.Reflection(obj.Type.Name);
         if (_path.Contains(target))
         {
             record.IsCircularRef = true;
@@ -214,7 +214,7 @@ internal sealed class ObjectDescriber
     private void EmbeddedStruct(FieldRecord record, ClrType? type, ulong location, ulong origin, int depth)
     {
         record.IsValueType = true;
-        record.Value = "{" + (type?.Name ?? "?") + "}";
+        record.Value = KnownValues.TryFormat(_memory, type, location) ?? "{" + TypeNames.Reflection(type?.Name) + "}";
         if (type is null)
             return;
         record.Size = type.StaticSize - 2 * _pointerSize;

@@ -54,8 +54,21 @@ internal static class ValueFormatter
         if (type.IsString)
             return "\"" + (obj.AsString(MaxStringPreview) ?? "") + "\"";
         if (type.IsArray)
-            return "{" + ArrayName(type.Name ?? "?", ArrayDimensions(obj)) + "}";
-        return "{" + (type.Name ?? "?") + "}";
+            return "{" + TypeNames.Reflection(ArrayName(type.Name ?? "?", ArrayDimensions(obj))) + "}";
+        if (obj.IsBoxedValue && Boxed(obj, type) is { } boxed)
+            return boxed;
+        return "{" + TypeNames.Reflection(type.Name) + "}";
+    }
+
+    /// <summary>A boxed primitive or known struct shown as its value ("42", "1234.56").</summary>
+    private static string? Boxed(ClrObject obj, ClrType type)
+    {
+        var memory = type.Heap.Runtime.DataTarget.DataReader;
+        ulong data = obj.Address + (ulong)memory.PointerSize;
+        var element = type.IsEnum ? type.AsEnum().ElementType : type.ElementType;
+        if (PrimitiveSize(element, memory.PointerSize) > 0)
+            return Primitive(memory, element, data);
+        return KnownValues.TryFormat(memory, type, data);
     }
 
     public static int[] ArrayDimensions(ClrObject obj)

@@ -17,6 +17,7 @@ from pyinspect.errors import (
     HeapReadError,
     InvalidParameterError,
     NotAnObjectError,
+    NotCollectionError,
     NotDotNetProcessError,
     ProcessNotFoundError,
     PyInspectError,
@@ -37,6 +38,7 @@ _ERRORS: dict[str, type[PyInspectError]] = {
     ErrorCode.NOT_AN_OBJECT: NotAnObjectError,
     ErrorCode.HEAP_READ_ERROR: HeapReadError,
     ErrorCode.INVALID_PARAMETER: InvalidParameterError,
+    ErrorCode.NOT_COLLECTION: NotCollectionError,
 }
 
 

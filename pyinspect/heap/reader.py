@@ -25,6 +25,7 @@ from pyinspect.errors import (
 )
 from pyinspect.heap import _runtime
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
+from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
 from pyinspect.paths import runtime_dir
 
 __all__ = ["HeapReader", "ProgressCallback", "create_dump"]
@@ -112,6 +113,26 @@ class HeapReader:
                          address=hex(where))
         return [HeapField.model_validate(item) for item in json.loads(text)]
 
+    def analyze_collection(self, address: int | str, max_preview_items: int = 5,
+                           timeout_ms: int = 5000) -> CollectionAnalysis:
+        """collection_analyze of the collection object at address, every element read once;
+        when timeout_ms runs out first, the answer says it is sampled and how many were read."""
+        where = _address(address)
+        _check_preview(max_preview_items)
+        if timeout_ms < 1:
+            raise InvalidParameterError(f"timeout_ms must be positive, got {timeout_ms}", timeout_ms=timeout_ms)
+        text = self._run(lambda: str(self._target.AnalyzeCollection(where, max_preview_items, timeout_ms)),
+                         address=hex(where), command="analyze_collection")
+        return CollectionAnalysis.model_validate_json(text)
+
+    def summarize_object(self, address: int | str, max_preview_items: int = 5) -> ObjectSummary:
+        """object_summarize of the object at address: real field values and what looks wrong."""
+        where = _address(address)
+        _check_preview(max_preview_items)
+        text = self._run(lambda: str(self._target.SummarizeObject(where, max_preview_items)),
+                         address=hex(where), command="summarize_object")
+        return ObjectSummary.model_validate_json(text)
+
     def statics(self, type_name: str) -> list[HeapField]:
         """Static fields of a loaded type (``address`` is the referenced object, if any)."""
         text = self._run(lambda: str(self._target.ReadStatics(type_name)), type_name=type_name)
@@ -140,6 +161,12 @@ def _address(address: int | str) -> int:
     if not 0 < value < 1 << 64:
         raise InvalidParameterError(f"address out of range: {address!r}")
     return value
+
+
+def _check_preview(max_preview_items: int) -> None:
+    if not 1 <= max_preview_items <= 50:
+        raise InvalidParameterError(f"max_preview_items must be 1-50, got {max_preview_items}",
+                                    max_preview_items=max_preview_items)
 
 
 def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
