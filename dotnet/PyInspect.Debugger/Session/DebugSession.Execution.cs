@@ -53,9 +53,13 @@ public sealed partial class DebugSession
         return null;
     }
 
+    /// <summary>A step that left user code (Main returned into the runtime) just lets the process run on.</summary>
     bool IEngineListener.StepCompleted(uint threadId)
     {
         _activeStepper = null;
+        if (_engine?.GetThread(threadId) is not { } thread
+            || FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault()?.Source is null)
+            return false;
         _handles.Clear();
         SendStopped("step", threadId);
         return true;
