@@ -37,9 +37,23 @@ public class Bag
     public int[][] Jagged = { new[] { 1 }, null, new[] { 2, 3 } };
     public double[] Empty = System.Array.Empty<double>();
     public Customer NotACollection = new();
+    public List<int> Large;
 
-    public Bag()
+    /// <summary>Large enough that a 1 ms budget cannot read it all (sampling).</summary>
+    public const int LargeCount = 3_000_000;
+
+    /// <summary>The large list, built before the no-GC region (it would not fit in it).</summary>
+    public static List<int> NewLarge()
     {
+        var large = new List<int>(LargeCount);
+        for (int i = 0; i < LargeCount; i++)
+            large.Add(i % 1000 - 500);
+        return large;
+    }
+
+    public Bag(List<int> large)
+    {
+        Large = large;
         for (int i = 0; i < 10; i++)
             Dict["k" + i] = i * i;
         Dict.Remove("k2");

@@ -35,6 +35,7 @@ public static class Collections
         ["Grid"] = CollectionTruth.Sequence(b.Grid, b.Grid.Cast<int>(), "Array"),
         ["Jagged"] = CollectionTruth.Sequence(b.Jagged, b.Jagged, "Array"),
         ["Empty"] = CollectionTruth.Sequence(b.Empty, b.Empty, "Array"),
+        ["Large"] = CollectionTruth.Sequence(b.Large, b.Large, "List"),
         ["notACollection"] = MemoryTruth.Truth.Hex(b.NotACollection),
     };
 }

@@ -1,3 +1,4 @@
+using System.Runtime;
 using System.Text.Json;
 using MemoryTruth;
 
@@ -8,9 +9,12 @@ if (args.Length == 3 && args[0] == "big")
     Big(int.Parse(args[1]), args[2]);
     return;
 }
+var large = Bag.NewLarge();
+GC.Collect();
 if (!GC.TryStartNoGCRegion(64L * 1024 * 1024))
     throw new InvalidOperationException("no GC region refused");
-var bag = new Bag();
+int collections = GC.CollectionCount(0);
+var bag = new Bag(large);
 var customer = Subjects.NewCustomer();
 var self = new SelfRef { Tag = 1 };
 self.Self = self;
@@ -28,6 +32,8 @@ var truth = new Dictionary<string, object>
 };
 File.WriteAllText(args[0] + ".tmp", JsonSerializer.Serialize(truth));
 File.Move(args[0] + ".tmp", args[0]);
+if (GC.CollectionCount(0) != collections)
+    throw new InvalidOperationException("a GC ran while measuring: the truth is void");
 Subjects.Ready(bag, customer, self, chain, box, ints); // @bp ready
 Console.In.ReadToEnd();
 GC.KeepAlive(bag);

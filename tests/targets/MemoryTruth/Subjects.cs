@@ -68,8 +68,9 @@ public static class Subjects
             {
                 ["Id"] = Truth.Field(c, ref c.Id, "42"),
                 ["Name"] = Truth.Field(c, ref c.Name, "\"John Doe\""),
-                ["Balance"] = Truth.Field(c, ref c.Balance, "{System.Decimal}"),
-                ["Orders"] = Truth.Field(c, ref c.Orders, "{System.Collections.Generic.List<MemoryTruth.Order>}"),
+                ["Balance"] = Truth.Field(c, ref c.Balance, "1234.56"),
+                ["Orders"] = Truth.Field(c, ref c.Orders, "{" + c.Orders.GetType() + "}"),
+                ["Seen"] = Truth.Field(c, ref c.Seen, Truth.Format(c.Seen)),
             },
         };
     }
