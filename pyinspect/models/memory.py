@@ -15,10 +15,14 @@ from pydantic.alias_generators import to_camel
 
 __all__ = [
     "CollectionAnalysis",
+    "CollectionAnalyzeAnswer",
     "CollectionElement",
     "InterestingField",
     "KeyValuePreview",
     "NumericStats",
+    "ObjectInspectAnswer",
+    "ObjectInspection",
+    "ObjectSummarizeAnswer",
     "ObjectSummary",
     "SummaryField",
     "TypeCount",
@@ -123,3 +127,44 @@ class ObjectSummary(_MemoryModel):
         data = self.wire()
         data.pop("address", None)
         return data
+
+
+class ObjectInspection(_MemoryModel):
+    """object_inspect's ``inspection``: heap objects carry address, size and offsets;
+    a struct value (no address) is listed from the adapter's children, ``isValueType``."""
+
+    address: str | None
+    type_name: str
+    size: int | None
+    fields: tuple[dict[str, Any], ...] = Field(default_factory=tuple)
+    is_null: bool = False
+    has_circular_ref: bool = False
+    truncated: bool = False
+    is_value_type: bool = False
+
+
+class ObjectInspectAnswer(_MemoryModel):
+    success: bool = True
+    inspection: ObjectInspection
+
+    def wire(self) -> dict[str, Any]:
+        data = super().wire()
+        if not self.inspection.is_value_type:
+            data["inspection"].pop("isValueType")
+        return data
+
+
+class ObjectSummarizeAnswer(_MemoryModel):
+    success: bool = True
+    summary: ObjectSummary
+
+    def wire(self) -> dict[str, Any]:
+        return {"success": True, "summary": self.summary.to_contract()}
+
+
+class CollectionAnalyzeAnswer(_MemoryModel):
+    success: bool = True
+    summary: CollectionAnalysis
+
+    def wire(self) -> dict[str, Any]:
+        return {"success": True, "summary": self.summary.to_contract()}
