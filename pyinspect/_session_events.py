@@ -40,10 +40,7 @@ def on_event(session: Session, process: AdapterProcess, event: dict[str, Any]) -
     if name == "stopped":
         _on_stopped(session, process, body)
     elif name == "continued":
-        with session.changed:
-            if session.state == "paused":
-                session.state, session.stop = "running", None
-                session.epoch += 1
+        pass  # the session marks running itself before each resume; this event may come late
     elif name == "breakpoint":
         session.breakpoints.apply_event(body)
     elif name == "process" and isinstance(body.get("systemProcessId"), int):

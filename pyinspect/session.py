@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pyinspect import _session_events as events
@@ -20,6 +21,7 @@ from pyinspect.breakpoints import Breakpoint, BreakpointTable
 from pyinspect.dap.adapter import AdapterProcess, start_adapter
 from pyinspect.dap.client import DapClient
 from pyinspect.errors import (
+    AdapterDiedError,
     AdapterError,
     InvalidParameterError,
     NoSessionError,
@@ -80,8 +82,7 @@ class Session:
             raise InvalidParameterError(f"cwd is not a directory: {cwd}", cwd=cwd)
         with self._lifecycle:
             client = self._start(adapter, "launch", path)
-            client.launch(path, args, cwd, env, stop_at_entry)
-            self._configure(client)
+            self._configure(client, lambda: client.launch(path, args, cwd, env, stop_at_entry))
             return self.snapshot()
 
     def attach(self, pid: int, adapter: str | None = None) -> SessionState:
@@ -93,8 +94,7 @@ class Session:
             client = self._start(adapter, "attach", None)
             with self.lock:
                 self.pid = pid
-            client.attach(pid)
-            self._configure(client)
+            self._configure(client, lambda: client.attach(pid))
             return self.snapshot()
 
     def _start(self, adapter: str | None, mode: Literal["launch", "attach"], program: str | None) -> DapClient:
@@ -111,13 +111,16 @@ class Session:
             process.client.initialize()
             process.client.wait_event("initialized", timeout=_SETTLE_TIMEOUT)
         except PyInspectError:
-            self._end_current(terminate=True)
+            self._end_current(terminate=None)
             raise
         return process.client
 
-    def _configure(self, client: DapClient) -> None:
-        """Breakpoints and exception filters, then configurationDone lets the process run."""
+    def _configure(self, client: DapClient, start: Callable[[], object]) -> None:
+        """launch/attach, breakpoints and exception filters, then configurationDone lets the
+        process run. On failure the session ends: a launched process dies, an attached one
+        is left running."""
         try:
+            start()
             for file in self.breakpoints.files():
                 self.send_breakpoints(client, file)
             filters, options = self.breakpoints.exception_request()
@@ -125,7 +128,7 @@ class Session:
                 client.set_exception_breakpoints(filters, options)
             client.configuration_done()
         except PyInspectError:
-            self._end_current(terminate=True)
+            self._end_current(terminate=None)
             raise
 
     def send_breakpoints(self, client: DapClient, file: str) -> None:
@@ -149,6 +152,7 @@ class Session:
         with self.lock:
             process, self._adapter = self._adapter, None
             heap, self._heap = self._heap, None
+            had_exited = self.state == "exited"
         if heap is not None:
             heap.close()
         if process is None:
@@ -166,6 +170,8 @@ class Session:
             self.state, self.stop = "not_started", None
             self.epoch += 1
             self.changed.notify_all()
+        if had_exited:
+            return "session ended; the debuggee had already exited"
         return "terminated the debuggee" if kill else "detached; the debuggee keeps running"
 
     def close(self) -> None:
@@ -201,11 +207,14 @@ class Session:
         with self.lock:
             if self._adapter is None:
                 raise NoSessionError("no debug session: call debug_launch or debug_attach first")
+            if not self._adapter.is_alive and self.state != "exited":
+                raise AdapterDiedError(self.end_message or "the debug adapter ended; start a new session")
+            if self.end_message and self.end_message.startswith("the debug adapter ended"):
+                raise AdapterDiedError(f"{self.end_message}; start a new session with debug_launch or debug_attach")
 
     def require_paused(self) -> None:
+        self.require_session()
         with self.lock:
-            if self._adapter is None:
-                raise NoSessionError("no debug session: call debug_launch or debug_attach first")
             if self.state != "paused":
                 raise NotPausedError(f"the process must be paused (it is {self.state}); "
                                      "use debug_pause or a breakpoint")

@@ -23,6 +23,9 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
 
     public int ProcessId { get; }
     public bool IsStopped { get { lock (_gate) return _stopped; } }
+    /// <summary>Stopped, or briefly stopped by WhileStopped: the process's state can be read.</summary>
+    public bool IsSynchronized { get { lock (_gate) return _stopped || _briefStop; } }
+    private bool _briefStop;
     public bool HasExited { get { lock (_gate) return _exited; } }
     private void SetStopped(bool value) { lock (_gate) _stopped = value; }
 
@@ -103,8 +106,13 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
             ICorDebugProcess process = RequireLive();
             if (IsStopped) return action();
             EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
+            lock (_gate) _briefStop = true;
             try { return action(); }
-            finally { process.Continue(0); }
+            finally
+            {
+                lock (_gate) _briefStop = false;
+                process.Continue(0);
+            }
         }
     }
 
@@ -136,7 +144,7 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
         lock (_control)
         {
             ICorDebugProcess process = RequireLive();
-            if (!IsStopped) lock (_gate) return [.. _threadIds.Order()];
+            if (!IsSynchronized) lock (_gate) return [.. _threadIds.Order()];
             return EnumerateThreadIds(process);
         }
     }

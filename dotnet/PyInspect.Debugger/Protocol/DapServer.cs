@@ -5,9 +5,10 @@ namespace PyInspect.Debugger.Protocol;
 
 /// <summary>Reads requests, hands them to the session one at a time, and answers every
 /// one within a bounded time: a handler that overruns its budget gets an error response
-/// and its late result is dropped. Events a handler emits while handling a request are
-/// held until that request's response is written, so a client always sees the response
-/// first (e.g. initialize before initialized).</summary>
+/// and its late result is dropped. Events raised while a request is in flight, by its
+/// handler or by the debuggee's callbacks, are held until that response is written, so a
+/// client always sees the response first (initialize before initialized, a continue's
+/// response and `continued` before the next `stopped`).</summary>
 public sealed class DapServer : IEventSink
 {
     public static readonly TimeSpan DefaultBudget = TimeSpan.FromSeconds(30);
@@ -16,11 +17,9 @@ public sealed class DapServer : IEventSink
     private readonly TextWriter? _log;
     private readonly TimeSpan _budget;
     private readonly object _seqLock = new();
-    // Events a request's handler emits wait for its response. AsyncLocal flows into work the
-    // handler starts (a launched process's output readers), so the hold is closed once the
-    // response is out and later events from that work are written at once.
-    private sealed class HeldEvents { public readonly List<JsonObject> Messages = []; public bool Closed; }
-    private readonly AsyncLocal<HeldEvents?> _heldEvents = new();
+    // Events wait while a request is in flight; guarded by _seqLock like every write.
+    private readonly List<JsonObject> _heldEvents = [];
+    private bool _requestInFlight;
     private int _seq;
 
     public DapServer(Stream input, Stream output, TextWriter? log, TimeSpan? budget = null)
@@ -52,31 +51,19 @@ public sealed class DapServer : IEventSink
     {
         var message = new JsonObject { ["type"] = "event", ["event"] = eventName };
         if (body is not null) message["body"] = body;
-        HeldEvents? held = _heldEvents.Value;
-        if (held is not null)
+        lock (_seqLock)
         {
-            lock (held)
-            {
-                if (!held.Closed)
-                {
-                    held.Messages.Add(message);
-                    return;
-                }
-            }
+            if (_requestInFlight) _heldEvents.Add(message);
+            else Write(message);
         }
-        Write(message);
     }
 
     private void Dispatch(IDapHandler handler, JsonObject request, string command)
     {
         long requestSeq = ReadSeq(request["seq"]);
         JsonObject arguments = request["arguments"] as JsonObject ?? new JsonObject();
-        var held = new HeldEvents();
-        var work = Task.Run(() =>
-        {
-            _heldEvents.Value = held;
-            return handler.Handle(command, arguments);
-        });
+        lock (_seqLock) _requestInFlight = true;
+        var work = Task.Run(() => handler.Handle(command, arguments));
         JsonObject response = NewResponse(requestSeq, command);
         try
         {
@@ -90,12 +77,12 @@ public sealed class DapServer : IEventSink
             Fail(response, inner is DapException ? inner.Message : $"{inner.GetType().Name}: {inner.Message}");
             if (inner is not DapException) Log(inner.ToString());
         }
-        Write(response);
-        lock (held)
+        lock (_seqLock)
         {
-            foreach (JsonObject message in held.Messages) Write(message);
-            held.Messages.Clear();
-            held.Closed = true;
+            Write(response);
+            foreach (JsonObject message in _heldEvents) Write(message);
+            _heldEvents.Clear();
+            _requestInFlight = false;
         }
     }
 
@@ -146,13 +133,11 @@ public sealed class DapServer : IEventSink
         return 0;
     }
 
+    /// <summary>Callers hold _seqLock, so seq numbers follow wire order.</summary>
     private void Write(JsonObject message)
     {
-        lock (_seqLock)
-        {
-            message["seq"] = ++_seq;
-            _stream.WriteMessage(message);
-        }
+        message["seq"] = ++_seq;
+        _stream.WriteMessage(message);
     }
 
     private void Log(string line)

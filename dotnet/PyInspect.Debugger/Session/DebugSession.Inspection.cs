@@ -8,13 +8,18 @@ namespace PyInspect.Debugger.Session;
 
 public sealed partial class DebugSession
 {
+    /// <summary>Read from the process itself, stopping a running one for a moment, so the list
+    /// is complete right after attach and names set by the program show while it runs.</summary>
     private JsonNode Threads()
     {
         DebuggerEngine engine = RequireEngine();
-        var threads = new JsonArray();
-        foreach (uint id in engine.GetThreadIds())
-            threads.Add(new JsonObject { ["id"] = (long)id, ["name"] = ThreadNames.Read(engine, id) });
-        return new JsonObject { ["threads"] = threads };
+        return engine.WhileStopped(() =>
+        {
+            var threads = new JsonArray();
+            foreach (uint id in engine.GetThreadIds())
+                threads.Add(new JsonObject { ["id"] = (long)id, ["name"] = ThreadNames.Read(engine, id) });
+            return new JsonObject { ["threads"] = threads };
+        });
     }
 
     private JsonNode StackTrace(JsonObject arguments)

@@ -11,7 +11,7 @@ public static class ThreadNames
     public static string Read(DebuggerEngine engine, uint threadId)
     {
         string fallback = threadId == (uint)engine.ProcessId ? "Main Thread" : $"Thread #{threadId}";
-        if (!engine.IsStopped || engine.GetThread(threadId) is not { } thread) return fallback;
+        if (!engine.IsSynchronized || engine.GetThread(threadId) is not { } thread) return fallback;
         try
         {
             if (thread.GetObject(out var threadObject) < 0) return fallback;

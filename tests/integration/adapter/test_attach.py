@@ -107,3 +107,16 @@ def test_adapter_input_closed_detaches_without_killing(debuggee: tuple[int, Path
     assert wire.proc.returncode == 0
     before, after = counter_after(counter, 0.3)
     assert after > before
+
+
+def test_threads_right_after_attach_lists_the_named_threads_of_the_running_process(
+        peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    attach(peer, pid)
+    threads = peer.request("threads")
+    assert threads["success"], threads
+    names = {t["name"] for t in threads["body"]["threads"]}
+    assert {"Main Thread", "Spinner"} <= names
+    before, after = counter_after(counter, 0.3)
+    assert after > before, "listing threads must leave the process running"
+

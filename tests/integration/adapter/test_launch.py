@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from support.adapter_session import launched, ok, set_breakpoints, top_frame
 from support.dap_wire import WirePeer
-from support.targets import marker_line
+from support.targets import marker_line, target_dll
 
 TARGET = "AdapterSample"
 
@@ -47,6 +47,19 @@ def test_output_events_carry_the_debuggee_output_and_exited_its_exit_code() -> N
         text = outputs(peer)
         assert "locals ready\n" in text
         assert "total 107\n" in text
+
+
+def test_an_apphost_launches_like_a_dll() -> None:
+    apphost = target_dll(TARGET).with_suffix("")
+    peer = WirePeer()
+    try:
+        ok(peer.request("initialize", {"adapterID": "coreclr"}))
+        ok(peer.request("launch", {"program": str(apphost), "args": ["", "5"], "cwd": str(apphost.parent)}, timeout=30))
+        ok(peer.request("configurationDone"))
+        assert wait_exit_code(peer) == 5
+        assert "locals ready\n" in outputs(peer)
+    finally:
+        peer.close()
 
 
 def test_stop_at_entry_stops_in_main_before_any_user_code() -> None:

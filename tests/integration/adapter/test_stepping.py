@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.adapter_session import frame_variables, launched, ok, top_frame
-from support.targets import marker_line
+from support.targets import marker_line, wait_for_file
 
 TARGET = "AdapterSample"
 
@@ -53,11 +53,34 @@ def test_stepping_past_the_end_of_main_lets_the_process_finish() -> None:
 def test_pause_stops_a_busy_loop_where_it_runs(tmp_path: Path) -> None:
     counter = tmp_path / "counter.txt"
     with launched("DebuggeeLoop", args=[str(counter)]) as peer:
+        wait_for_file(counter)  # the Spinner thread is started and named by now
         running = peer.request("stackTrace", {"threadId": 1})
         assert running["success"] is False and "running" in running["message"]
         ok(peer.request("pause"))
         stopped = peer.wait_event("stopped", timeout=30)["body"]
         assert stopped["reason"] == "pause"
+        names = {t["name"] for t in ok(peer.request("threads"))["threads"]}
+        assert {"Main Thread", "Spinner"} <= names
         frames = ok(peer.request("stackTrace", {"threadId": stopped["threadId"]}))["stackFrames"]
         assert any(f.get("source", {}).get("path", "").endswith("DebuggeeLoop/Program.cs") for f in frames)
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+
+
+def test_a_continue_answers_and_announces_continued_before_the_stop_it_leads_to() -> None:
+    """Each continue at a breakpoint in a tight loop: its response and `continued` come on
+    the wire before the next `stopped`, so a client tracking state never sees a stale one."""
+    with launched(TARGET, markers=["loop"]) as peer:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        for _ in range(5):
+            sent = peer.send("continue", {"threadId": stopped["threadId"]})
+            order = []
+            while "stopped" not in order:
+                message = peer.next_message(timeout=15)
+                if message.get("type") == "response" and message.get("request_seq") == sent:
+                    assert message["success"], message
+                    order.append("response")
+                elif message.get("type") == "event" and message["event"] in ("continued", "stopped"):
+                    order.append(message["event"])
+                    if message["event"] == "stopped":
+                        stopped = message["body"]
+            assert order == ["response", "continued", "stopped"]

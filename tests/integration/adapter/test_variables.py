@@ -56,7 +56,7 @@ def test_every_kind_of_local_has_its_exact_value_and_type(stopped_at_locals: Any
     assert {name: (variables[name]["value"], variables[name]["type"]) for name in EXPECTED_LOCALS} == EXPECTED_LOCALS
     assert variables["args"]["pyinspectKind"] == "argument"
     assert variables["count"]["pyinspectKind"] == "local"
-    assert list(variables)[0] == "args"
+    assert next(iter(variables)) == "args"
     assert variables["count"]["variablesReference"] == 0
     assert variables["numbers"]["indexedVariables"] == 3
 

@@ -1,0 +1,92 @@
+"""Our DAP adapter's latencies, measured over the wire as a client sees them.
+
+    .venv/bin/python benchmarks/adapter.py [--launches L] [--hits H]
+
+AdapterBench hits a breakpoint 50 frames deep H times per launch, writing a monotonic
+timestamp (Stopwatch, CLOCK_MONOTONIC) just before each hit. For every launch this
+measures launch request to first `stopped`; for every hit, the hit's timestamp to the
+`stopped` event's arrival (time.monotonic_ns, the same clock), `stackTrace` of all ~51
+frames, and `variables` of a 200-field object. Prints p50/p95 of each against its target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.adapter_session import children, ok, set_breakpoints
+from support.dap_wire import WirePeer
+from support.targets import target_dll
+
+TARGET = "AdapterBench"
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def timed(call):  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    result = call()
+    return result, (time.perf_counter() - start) * 1000
+
+
+def one_launch(hits: int, stamp: Path, results: dict[str, list[float]]) -> None:
+    peer = WirePeer()
+    try:
+        ok(peer.request("initialize", {"adapterID": "coreclr"}))
+        started = time.perf_counter()
+        ok(peer.request("launch", {"program": str(target_dll(TARGET)), "args": [str(stamp), str(hits)]}, timeout=30))
+        set_breakpoints(peer, TARGET, ["deep"])
+        ok(peer.request("configurationDone"))
+        for hit in range(hits):
+            stopped = peer.wait_event("stopped", timeout=30)
+            arrived_ns = time.monotonic_ns()
+            if hit == 0:
+                results["launch to first breakpoint"].append((time.perf_counter() - started) * 1000)
+            results["breakpoint hit to stopped event"].append((arrived_ns - int(stamp.read_text())) / 1e6)
+            thread = stopped["body"]["threadId"]
+            body, ms = timed(lambda thread=thread: ok(peer.request("stackTrace", {"threadId": thread})))
+            results["stackTrace (51 frames)"].append(ms)
+            assert len(body["stackFrames"]) >= 50, len(body["stackFrames"])
+            scope = ok(peer.request("scopes", {"frameId": body["stackFrames"][0]["id"]}))["scopes"][0]
+            wide = children(peer, scope["variablesReference"])["wide"]
+            fields, ms = timed(lambda wide=wide: children(peer, wide["variablesReference"]))
+            results["variables (200 fields)"].append(ms)
+            assert len(fields) == 200
+            ok(peer.request("continue", {"threadId": thread}))
+        peer.wait_event("terminated", timeout=30)
+    finally:
+        peer.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--launches", type=int, default=5)
+    parser.add_argument("--hits", type=int, default=20)
+    options = parser.parse_args()
+    targets = {"launch to first breakpoint": None, "breakpoint hit to stopped event": 50.0,
+               "stackTrace (51 frames)": 20.0, "variables (200 fields)": 20.0}
+    results: dict[str, list[float]] = {name: [] for name in targets}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(options.launches):
+            one_launch(options.hits, Path(tmp) / "stamp.txt", results)
+    print(f"{'measure':34} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9}  target")
+    for name, samples in results.items():
+        target = targets[name]
+        verdict = "-" if target is None else (f"p50 < {target:.0f} ms: " + ("met" if percentile(samples, 0.5) < target else "MISSED"))
+        print(f"{name:34} {len(samples):4d} {percentile(samples, 0.5):9.2f} {percentile(samples, 0.95):9.2f} "
+              f"{statistics.fmean(samples):9.2f}  {verdict}")
+
+
+if __name__ == "__main__":
+    main()

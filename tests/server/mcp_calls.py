@@ -1,0 +1,78 @@
+"""Helpers for the server tests: call a tool through an MCP client and get its
+structured answer; the debuggees the stories use."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from support.targets import marker_line, target_source
+
+from pyinspect.server import create_server
+
+
+def with_client(test: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Run an async test with an in-memory client on a fresh server, opened and closed in
+    the test's own task (an anyio task group must not cross tasks, as a fixture would)."""
+    extra = list(inspect.signature(test).parameters.values())[1:]
+
+    @functools.wraps(test)
+    async def run(**fixtures: Any) -> None:
+        async with Client(create_server()) as client:
+            await test(client, **fixtures)
+
+    run.__signature__ = inspect.Signature(extra)  # type: ignore[attr-defined]
+    return run
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    """A tool's structured answer; a success answer must not be flagged as an error."""
+    result = await client.call_tool(tool, arguments)
+    answer = result.structured_content
+    assert isinstance(answer, dict), f"{tool} gave no structured answer: {result.content}"
+    failed = answer.get("success") is False or answer.get("error") is True
+    assert bool(result.is_error) == failed, f"{tool}: is_error={result.is_error} but {answer}"
+    return answer
+
+
+async def call_ok(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    answer = await call(client, tool, **arguments)
+    assert answer.get("success", True) is True and "error" not in answer, f"{tool} failed: {answer}"
+    return answer
+
+
+async def error_code(client: Client, tool: str, **arguments: Any) -> str:
+    answer = await call(client, tool, **arguments)
+    if tool == "evaluate":
+        assert answer["error"] is True and answer["message"], answer
+        return str(answer["code"])
+    assert answer["success"] is False and answer["error"]["message"], answer
+    return str(answer["error"]["code"])
+
+
+def story_source() -> str:
+    return str(target_source("AgentStory"))
+
+
+def story_line(marker: str) -> int:
+    return marker_line("AgentStory", marker)
+
+
+def read_counter(path: Path) -> int:
+    for _ in range(50):
+        text = path.read_text().strip()
+        if text:
+            return int(text)
+        time.sleep(0.01)
+    raise AssertionError(f"{path} stayed empty")
+
+
+def counter_moves(path: Path, seconds: float = 0.3) -> bool:
+    before = read_counter(path)
+    time.sleep(seconds)
+    return read_counter(path) > before
