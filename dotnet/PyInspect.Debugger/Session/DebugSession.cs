@@ -41,6 +41,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "scopes" => Scopes(arguments),
                 "variables" => Variables(arguments),
                 "evaluate" => Evaluate(arguments),
+                "setVariable" => SetVariable(arguments),
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
         }
@@ -73,6 +74,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsTerminateDebuggee"] = true,
             ["supportsConditionalBreakpoints"] = true,
             ["supportsFunctionBreakpoints"] = true,
+            ["supportsSetVariable"] = true,
             ["supportsExceptionInfoRequest"] = true,
             ["supportsExceptionFilterOptions"] = true,
             ["exceptionBreakpointFilters"] = ExceptionFilterCapabilities(),
