@@ -47,9 +47,9 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
                      env: dict[str, str] | None = None, stop_at_entry: bool = False,
                      adapter: AdapterName | None = None) -> SessionState:
         """Start a .NET program (a .dll run with `dotnet`, or an apphost) under the debugger.
-        Breakpoints set before (breakpoint_set) bind before user code runs. Returns at once
-        with state "running" (or paused at entry with stop_at_entry); call debug_wait next to
-        block until a breakpoint is hit or the program exits. Ends any previous session."""
+        Breakpoints set before (breakpoint_set) bind before user code runs. Returns at once;
+        call debug_wait next to block until a breakpoint is hit, the entry is reached
+        (stop_at_entry=true) or the program exits. Ends any previous session."""
         return get_session().launch(program, args, cwd, env, stop_at_entry, adapter)
 
     def debug_attach(pid: int, adapter: AdapterName | None = None) -> SessionState:
@@ -106,7 +106,8 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         Use it after debug_launch/debug_attach to check that each breakpoint bound."""
         table = get_session().breakpoints
         return BreakpointListAnswer(breakpoints=[b.info() for b in table.all()],
-                                    exception_filters=[table.exception_filter] if table.exception_filter else [])
+                                    exception_filters=[table.exception_filter] if table.exception_filter else [],
+                                    exception_type=table.exception_type)
 
     def breakpoint_set_exception(filter: Literal["all", "user_unhandled"],
                                  exception_type: str | None = None) -> ExceptionBreakpointAnswer:
