@@ -54,4 +54,4 @@ def test_a_string_field_gets_a_new_string_the_getters_then_see() -> None:
         assert members["Description"]["value"] == '"Bea \\"B\\" has 120"'
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        assert 'Bea "B" 3 2 2\n' in outputs(peer)
+        assert 'Bea "B" 3 3 2 3 2\n' in outputs(peer)
