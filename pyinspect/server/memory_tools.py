@@ -28,6 +28,7 @@ from pyinspect.errors import (
     InvalidParameterError,
     NotCollectionError,
     PyInspectError,
+    SetupMissingError,
     VariableUnavailableError,
 )
 from pyinspect.inspection import ResolvedValue
@@ -84,13 +85,18 @@ def _resolve(session: Session, expression: str, thread_id: int | None, frame_ind
     in scope, else eval_exception (the name exists, evaluating the rest failed)."""
     session.require_paused()
     try:
-        return session.resolve_value(expression, thread_id, frame_index)
+        value = session.resolve_value(expression, thread_id, frame_index)
     except VariableUnavailableError as exc:
         cause = exc.__cause__
         if not isinstance(cause, EvaluationError) or not _root_in_scope(session, expression, thread_id, frame_index):
             raise
         raise EvaluationError(f"Failed to evaluate expression '{expression}': {cause.message}",
                               exception_type=cause.exception_type, expression=expression) from cause
+    adapter = session.active_adapter
+    if value.address is None and not value.is_null and adapter not in (None, "pyinspect"):
+        raise SetupMissingError(f"the memory tools need pyinspect's own adapter: {adapter} reports no memory "
+                                "address for a value; start the session with adapter='pyinspect'", adapter=adapter)
+    return value
 
 
 def _root_in_scope(session: Session, expression: str, thread_id: int | None, frame_index: int) -> bool:
