@@ -14,7 +14,12 @@ from support.targets import marker_line, running_target, target_dll, target_sour
 from test_client_attach import counter_moves
 
 import pyinspect
-from pyinspect.errors import DepthExceededError, EvaluationError, InvalidParameterError, NotPausedError
+from pyinspect.errors import (
+    DepthExceededError,
+    EvaluationError,
+    InvalidParameterError,
+    NotPausedError,
+)
 
 STORY = str(target_source("AgentStory"))
 
