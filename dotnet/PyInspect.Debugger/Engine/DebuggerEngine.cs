@@ -22,6 +22,9 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
     private bool _detached;
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
     private EvalWait? _evalWait;
+    private int _evalGeneration;
+    /// <summary>Counts finished func-evals: values and frames read before one are stale after it.</summary>
+    public int EvalGeneration => Volatile.Read(ref _evalGeneration);
     private int _pendingDecisions;   // events stopped while their listener decides
     private bool _pauseRequested;    // a pause came in during a decision  // set while a func-eval runs: other stops are passed over
 
@@ -288,7 +291,11 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
                 }
                 throw new EvalTimeoutException(timeout);
             }
-            finally { lock (_gate) _evalWait = null; }
+            finally
+            {
+                lock (_gate) _evalWait = null;
+                Interlocked.Increment(ref _evalGeneration);
+            }
         }
     }
 
