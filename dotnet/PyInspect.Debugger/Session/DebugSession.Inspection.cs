@@ -67,6 +67,23 @@ public sealed partial class DebugSession
     private FrameInfo FrameFor(int frameId) =>
         _handles.Frame(frameId, _engine?.EvalGeneration ?? 0, frame => _engine is { } engine ? Refreshed(engine, frame) : frame);
 
+    /// <summary>A frame's arguments and locals; at an exception stop, the leaf frame's list
+    /// starts with `$exception`, the exception object itself.</summary>
+    private List<VariableView> ScopeVariables(FrameScope scope, bool hex)
+    {
+        FrameInfo frame = FrameFor(scope.FrameId);
+        List<VariableView> views = FrameVariables.Read(frame, hex);
+        if (_engine?.GetThread(frame.ThreadId) is { } thread && IsLeaf(frame) && IsAtException(frame.ThreadId)
+            && thread.GetCurrentException(out var exception) >= 0)
+            views.Insert(0, VariableReader.Describe("$exception", "$exception", exception, hex) with { Kind = "exception" });
+        return views;
+    }
+
+    private bool IsLeaf(FrameInfo frame) =>
+        _engine?.GetThread(frame.ThreadId) is { } thread
+        && FrameWalker.Walk(frame.ThreadId, thread, _modules, 1).FirstOrDefault() is { } top
+        && top.MethodToken == frame.MethodToken && top.IlOffset == frame.IlOffset && top.ModulePath == frame.ModulePath;
+
     private JsonNode Scopes(JsonObject arguments)
     {
         RequireStopped();
@@ -90,8 +107,7 @@ public sealed partial class DebugSession
         int start = arguments["start"]?.GetValue<int>() ?? 0;
         int? count = arguments["count"]?.GetValue<int>();
         if (start < 0 || count < 0) throw new DapException("'start' and 'count' must not be negative");
-        ChildSource children = source is FrameScope scope
-            ? new ListChildren(FrameVariables.Read(FrameFor(scope.FrameId), hex)) : (ChildSource)source;
+        ChildSource children = source is FrameScope scope ? new ListChildren(ScopeVariables(scope, hex)) : (ChildSource)source;
         var views = children is ObjectChildren members
             ? ObjectMembers(members, start, count, hex)
             : ChildReader.Read(children, start, count, hex);
