@@ -150,14 +150,22 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         }
     }
 
-    /// <summary>OS thread ids of the managed threads, from the process itself while stopped.</summary>
+    /// <summary>OS thread ids of the managed threads: from the process itself while it is
+    /// synchronized, else as the thread callbacks told them (a running process is never
+    /// stopped just to list its threads).</summary>
     public IReadOnlyList<uint> GetThreadIds()
     {
         lock (_control)
         {
             ICorDebugProcess process = RequireLive();
             if (!IsSynchronized) lock (_gate) return [.. _threadIds.Order()];
-            return EnumerateThreadIds(process);
+            List<uint> ids = EnumerateThreadIds(process);
+            lock (_gate)
+            {
+                _threadIds.Clear();
+                _threadIds.UnionWith(ids);  // also covers threads whose attach-time events are still queued
+            }
+            return ids;
         }
     }
 

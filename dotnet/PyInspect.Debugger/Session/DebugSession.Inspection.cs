@@ -8,18 +8,39 @@ namespace PyInspect.Debugger.Session;
 
 public sealed partial class DebugSession
 {
-    /// <summary>Read from the process itself, stopping a running one for a moment, so the list
-    /// is complete right after attach and names set by the program show while it runs.</summary>
+    private readonly Dictionary<uint, string> _threadNames = [];
+
+    /// <summary>While stopped, read from the process (names included, and remembered); while
+    /// running, the threads the callbacks reported with the names last read, without
+    /// stopping the process.</summary>
     private JsonNode Threads()
     {
         DebuggerEngine engine = RequireEngine();
-        return engine.WhileStopped(() =>
-        {
-            var threads = new JsonArray();
-            foreach (uint id in engine.GetThreadIds())
-                threads.Add(new JsonObject { ["id"] = (long)id, ["name"] = ThreadNames.Read(engine, id) });
-            return new JsonObject { ["threads"] = threads };
-        });
+        var threads = new JsonArray();
+        bool readable = engine.IsSynchronized;
+        foreach (uint id in engine.GetThreadIds())
+            threads.Add(new JsonObject { ["id"] = (long)id, ["name"] = readable ? RememberName(engine, id) : KnownName(engine, id) });
+        return new JsonObject { ["threads"] = threads };
+    }
+
+    /// <summary>Read every thread's name while the process is synchronized (attach, stops).</summary>
+    private void RememberThreadNames(DebuggerEngine engine)
+    {
+        foreach (uint id in engine.GetThreadIds()) RememberName(engine, id);
+    }
+
+    private string RememberName(DebuggerEngine engine, uint id)
+    {
+        string name = ThreadNames.Read(engine, id);
+        lock (_threadNames) _threadNames[id] = name;
+        return name;
+    }
+
+    private string KnownName(DebuggerEngine engine, uint id)
+    {
+        lock (_threadNames)
+            if (_threadNames.TryGetValue(id, out string? name)) return name;
+        return ThreadNames.Read(engine, id);  // the fallback name: the process is not synchronized
     }
 
     private JsonNode StackTrace(JsonObject arguments)

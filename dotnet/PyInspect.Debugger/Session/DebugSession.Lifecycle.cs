@@ -54,7 +54,10 @@ public sealed partial class DebugSession
         if (_engine is not null) throw new DapException("already debugging a process");
         int processId = RequiredInt(arguments, "processId");
         if (!File.Exists($"/proc/{processId}/maps")) throw new DapException($"no process with id {processId}");
-        _engine = DebuggerEngine.Attach(processId, this);
+        DebuggerEngine engine = DebuggerEngine.Attach(processId, this);
+        _engine = engine;
+        // One brief stop while attaching: the threads that already run, and their names.
+        engine.WhileStopped(() => { RememberThreadNames(engine); return 0; });
         _configured = true;
         return null;
     }
@@ -112,7 +115,7 @@ public sealed partial class DebugSession
         Process? launched = _launchedProcess;
         Task.Run(() =>
         {
-            if (launched is not null && launched.WaitForExit(5000))
+            if (launched is not null && launched.WaitForExit(60_000))
             {
                 launched.WaitForExit(); // drains the redirected output before `exited`
                 events.SendEvent("exited", new JsonObject { ["exitCode"] = launched.ExitCode });
