@@ -1,0 +1,131 @@
+// Arguments of calls into the debuggee: does an argument fit a parameter (metadata type
+// name), and the debuggee value to pass (new strings and primitives created there).
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public static class Arguments
+{
+    private static readonly Dictionary<string, (Type Type, int ElementType)> Primitives = new(StringComparer.Ordinal)
+    {
+        ["System.Boolean"] = (typeof(bool), CorElementType.Boolean), ["System.Char"] = (typeof(char), CorElementType.Char),
+        ["System.SByte"] = (typeof(sbyte), CorElementType.I1), ["System.Byte"] = (typeof(byte), CorElementType.U1),
+        ["System.Int16"] = (typeof(short), CorElementType.I2), ["System.UInt16"] = (typeof(ushort), CorElementType.U2),
+        ["System.Int32"] = (typeof(int), CorElementType.I4), ["System.UInt32"] = (typeof(uint), CorElementType.U4),
+        ["System.Int64"] = (typeof(long), CorElementType.I8), ["System.UInt64"] = (typeof(ulong), CorElementType.U8),
+        ["System.Single"] = (typeof(float), CorElementType.R4), ["System.Double"] = (typeof(double), CorElementType.R8),
+    };
+
+    /// <summary>How well the arguments fit: -1 no, higher is better (exact primitive types count most).</summary>
+    public static int Score(IReadOnlyList<string> parameters, IReadOnlyList<object?> arguments)
+    {
+        int score = 0;
+        for (int i = 0; i < arguments.Count; i++)
+        {
+            int fit = Fit(parameters[i], arguments[i]);
+            if (fit < 0) return -1;
+            score += fit;
+        }
+        return score;
+    }
+
+    private static int Fit(string parameter, object? argument)
+    {
+        bool generic = parameter.StartsWith('!');
+        switch (argument)
+        {
+            case null:
+                return Primitives.ContainsKey(parameter) ? -1 : 1;
+            case string:
+                return parameter == "System.String" ? 3 : parameter == "System.Object" || generic ? 1 : -1;
+            case EnumValue e:
+                return parameter.Replace('+', '.') == e.TypeName ? 3 : -1;
+            case RemoteValue remote:
+                if (Primitives.ContainsKey(parameter) || parameter == "System.String") return -1;
+                string plain = parameter.Contains('<') ? parameter[..parameter.IndexOf('<')] : parameter.TrimEnd('&');
+                return Types.TypeChain(remote.Value).Contains(plain) ? 3 : 1;
+            default:
+                if (!Primitives.TryGetValue(parameter, out var target)) return -1;
+                if (argument.GetType() == target.Type) return 3;
+                return ImplicitlyConverts(argument, target.Type) ? 2 : -1;
+        }
+    }
+
+    private static bool ImplicitlyConverts(object value, Type target)
+    {
+        try
+        {
+            dynamic d = value;
+            object? converted = Type.GetTypeCode(target) switch
+            {
+                TypeCode.Int64 => (long)d, TypeCode.Double => (double)d, TypeCode.Single => (float)d,
+                TypeCode.Int32 when value is short or sbyte or byte or ushort or char => (int)d,
+                _ => null,
+            };
+            return converted is not null;
+        }
+        catch (Microsoft.CSharp.RuntimeBinder.RuntimeBinderException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>The value to pass for a parameter: debuggee objects as they are, strings and primitives created there.</summary>
+    public static ICorDebugValue ToDebuggee(EvalContext context, object? argument, string parameter)
+    {
+        switch (argument)
+        {
+            case RemoteValue remote:
+                return remote.Value;
+            case string text:
+                return context.NewString(text);
+            case null:
+                throw new EvalException("passing null to a debuggee method is not supported");
+            case EnumValue e:
+                return context.NewPrimitive(CorElementType.I4, BitConverter.GetBytes((int)e.Number));
+        }
+        if (!Primitives.TryGetValue(parameter, out var target))
+            throw new EvalException($"cannot pass {Display.LocalTypeName(argument)} as {parameter} (boxing is not supported)");
+        object converted = Operators.Convert(argument, target.Type, parameter)!;
+        return context.NewPrimitive(target.ElementType, Bytes(converted));
+    }
+
+    private static byte[] Bytes(object value) => value switch
+    {
+        bool b => [(byte)(b ? 1 : 0)], char c => BitConverter.GetBytes(c),
+        sbyte sb => [(byte)sb], byte b8 => [b8],
+        short s => BitConverter.GetBytes(s), ushort us => BitConverter.GetBytes(us),
+        int i => BitConverter.GetBytes(i), uint ui => BitConverter.GetBytes(ui),
+        long l => BitConverter.GetBytes(l), ulong ul => BitConverter.GetBytes(ul),
+        float f => BitConverter.GetBytes(f), double d => BitConverter.GetBytes(d),
+        _ => throw new EvalException($"cannot pass {value.GetType().Name} to the debuggee"),
+    };
+
+    /// <summary>Method type arguments from arguments whose parameter is `!!k` itself or `Something&lt;!!k&gt;`.</summary>
+    public static IReadOnlyList<ICorDebugType> InferMethodTypes(EvalMethod method, IReadOnlyList<ICorDebugValue> arguments)
+    {
+        var inferred = new ICorDebugType?[method.GenericArity];
+        for (int i = 0; i < arguments.Count && i < method.ParameterTypes.Count; i++)
+        {
+            if (arguments[i] is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) continue;
+            string parameter = method.ParameterTypes[i];
+            if (parameter.StartsWith("!!", StringComparison.Ordinal) && int.TryParse(parameter[2..], out int k) && k < inferred.Length)
+                inferred[k] ??= type;
+            else if (parameter.EndsWith("<!!0>", StringComparison.Ordinal) && inferred.Length > 0)
+                inferred[0] ??= ElementType(type);
+        }
+        if (inferred.Any(t => t is null))
+            throw new EvalException($"cannot infer the type arguments of '{method.Name}' from its arguments");
+        return inferred!;
+    }
+
+    private static ICorDebugType? ElementType(ICorDebugType type)
+    {
+        if (type.GetType(out int elementType) >= 0 && elementType is CorElementType.SzArray or CorElementType.Array)
+            return type.GetFirstTypeParameter(out var element) >= 0 ? element : null;
+        var arguments = TypeNames.TypeArguments(type);
+        return arguments.Count == 1 ? arguments[0] : null;
+    }
+}
