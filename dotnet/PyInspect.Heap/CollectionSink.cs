@@ -12,6 +12,7 @@ namespace PyInspect.Heap;
 internal sealed class CollectionSink
 {
     private const int BudgetCheckInterval = 4096;
+    private const int BlockBytes = 256 * 1024;
     private readonly SlotReader _reader;
     private readonly NumericStats? _stats;
     private readonly bool _distribution;
@@ -56,6 +57,65 @@ internal sealed class CollectionSink
                 _last.Dequeue();
         }
         return WithinBudget();
+    }
+
+    /// <summary>count primitive elements stored back to back from first.Location: read a
+    /// block at a time, statistics over each block, only the preview ends kept as slots.
+    /// Same answer as one <see cref="Add"/> per element (which it falls back to when a
+    /// block cannot be read whole or the type has no block statistics).</summary>
+    public bool AddContiguous(Slot first, int stride, int count)
+    {
+        if (_stats is null || first.IsReference || stride <= 0 || count <= 0)
+            return AddEach(first, stride, 0, count);
+        var buffer = new byte[Math.Min(BlockBytes, (long)stride * count)];
+        int perBlock = buffer.Length / stride;
+        for (int done = 0; done < count;)
+        {
+            int n = Math.Min(perBlock, count - done);
+            ulong at = first.Location + (ulong)done * (ulong)stride;
+            var bytes = buffer.AsSpan(0, n * stride);
+            if (_reader.Memory.Reader.Read(at, bytes) != bytes.Length || !_stats.AddBlock(bytes, first.Element))
+                return AddEach(first, stride, done, count);
+            KeepPreview(first, stride, done, n);
+            done += n;
+            if (done < count && _clock.ElapsedMilliseconds > _budgetMs)
+            {
+                Sampled = true;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// <summary>Preview bookkeeping for elements [done, done + n) of a block already counted:
+    /// the first ones formatted, the block's last ones queued (earlier ones would be pushed out).</summary>
+    private void KeepPreview(Slot first, int stride, int done, int n)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            int index = Read++;
+            if (index >= _preview && i < n - _preview)
+                continue;
+            var slot = first with { Location = first.Location + (ulong)(done + i) * (ulong)stride };
+            if (index < _preview)
+                _first.Add(Element(index, slot));
+            else
+            {
+                _last.Enqueue((index, slot));
+                if (_last.Count > _preview)
+                    _last.Dequeue();
+            }
+        }
+    }
+
+    private bool AddEach(Slot first, int stride, int from, int count)
+    {
+        for (int i = from; i < count; i++)
+        {
+            if (!Add(first with { Location = first.Location + (ulong)i * (ulong)stride }))
+                return false;
+        }
+        return true;
     }
 
     public bool AddPair(Slot key, Slot value)

@@ -56,6 +56,16 @@ internal sealed class CollectionWalker
         var info = ArrayInfo(array);
         int length = array.AsArray().Length;
         count = Math.Min(count, length);
+        if (step == 1 && !info.Element.IsReference && first >= 0 && first < length)
+        {
+            // Primitives in order: at most two contiguous runs (a ring buffer wraps once).
+            int run = Math.Min(count, length - first);
+            if (!_sink.AddContiguous(At(info, first), (int)info.Stride, run))
+                return;
+            if (wrap && count > run)
+                _sink.AddContiguous(At(info, 0), (int)info.Stride, count - run);
+            return;
+        }
         for (int i = 0, index = first; i < count; i++, index += step)
         {
             if (wrap && index >= length)
@@ -64,6 +74,9 @@ internal sealed class CollectionWalker
                 return;
         }
     }
+
+    private static Slot At((ulong DataStart, ulong Stride, Slot Element) info, int index) =>
+        info.Element with { Location = info.DataStart + (ulong)index * info.Stride };
 
     private (ulong DataStart, ulong Stride, Slot Element) ArrayInfo(ClrObject array)
     {

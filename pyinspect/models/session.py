@@ -66,6 +66,7 @@ class BreakpointListAnswer(_Answer):
     success: bool = True
     breakpoints: list[BreakpointInfo]
     exception_filters: list[str] = []
+    exception_type: str | None = None
 
 
 class ExceptionBreakpointAnswer(_Answer):

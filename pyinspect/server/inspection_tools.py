@@ -49,7 +49,9 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         format hex/binary renders integers. Errors: {"error": true, "message", "type"}."""
         return get_session().inspector.evaluate(expression, thread_id, frame_index, format)
 
-    for tool, output in ((threads_list, ThreadsAnswer), (stacktrace_get, StackTraceAnswer),
-                         (variables_get, VariablesAnswer)):
-        add_tool(mcp, tool, output, read_only=True)
-    add_tool(mcp, evaluate, EvaluateAnswer, read_only=True, error_shape=evaluate_error_answer)
+    for tool, output, title in ((threads_list, ThreadsAnswer, "List Threads"),
+                                (stacktrace_get, StackTraceAnswer, "Get Stack Trace"),
+                                (variables_get, VariablesAnswer, "Get Variables")):
+        add_tool(mcp, tool, output, read_only=True, title=title)
+    add_tool(mcp, evaluate, EvaluateAnswer, read_only=True, error_shape=evaluate_error_answer,
+             title="Evaluate Expression")

@@ -14,6 +14,7 @@ import functools
 import inspect
 import json
 import logging
+import re
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -23,6 +24,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pyinspect.errors import (
     DepthExceededError,
     ErrorCode,
+    EvaluationError,
     InvalidParameterError,
     NotCollectionError,
     PyInspectError,
@@ -44,6 +46,7 @@ __all__ = ["register"]
 
 log = logging.getLogger(__name__)
 _IMMUTABLE_ARRAY = "System.Collections.Immutable.ImmutableArray"
+_LEADING_NAME = re.compile(r"\s*@?([A-Za-z_]\w*)")
 
 
 def lower_case_answer(exc: PyInspectError) -> dict[str, Any]:
@@ -55,7 +58,7 @@ def lower_case_answer(exc: PyInspectError) -> dict[str, Any]:
 
 def inspect_answer(exc: PyInspectError) -> dict[str, Any]:
     """object_inspect: an expression that does not resolve is INVALID_REFERENCE."""
-    if exc.code == ErrorCode.VARIABLE_UNAVAILABLE:
+    if exc.code in (ErrorCode.VARIABLE_UNAVAILABLE, ErrorCode.EVAL_EXCEPTION):
         exc = PyInspectError(exc.message, code=ErrorCode.INVALID_REFERENCE)
     return error_answer(exc)
 
@@ -68,12 +71,37 @@ def _check(max_preview_items: int, timeout_ms: int) -> None:
 
 
 def _resolve(session: Session, expression: str, thread_id: int | None, frame_index: int) -> ResolvedValue:
+    """The expression's value; a failure is variable_unavailable when its first name is not
+    in scope, else eval_exception (the name exists, evaluating the rest failed)."""
     session.require_paused()
-    return session.resolve_value(expression, thread_id, frame_index)
+    try:
+        return session.resolve_value(expression, thread_id, frame_index)
+    except VariableUnavailableError as exc:
+        cause = exc.__cause__
+        if not isinstance(cause, EvaluationError) or not _root_in_scope(session, expression, thread_id, frame_index):
+            raise
+        raise EvaluationError(f"Failed to evaluate expression '{expression}': {cause.message}",
+                              exception_type=cause.exception_type, expression=expression) from cause
+
+
+def _root_in_scope(session: Session, expression: str, thread_id: int | None, frame_index: int) -> bool:
+    """Is the expression's leading name a local, an argument, `this` or a field of `this`?"""
+    found = _LEADING_NAME.match(expression)
+    if found is None:
+        return False
+    try:
+        names = {v.name for v in _children(session, "", thread_id, frame_index)}
+        if found.group(1) in names:
+            return True
+        return "this" in names and found.group(1) in {v.name for v in _children(session, "this", thread_id,
+                                                                               frame_index)}
+    except PyInspectError:
+        return False
 
 
 def _children(session: Session, expression: str, thread_id: int | None, frame_index: int) -> list[Any]:
-    return list(session.inspector.variables(thread_id, frame_index, "all", expression).variables)
+    """The children of expression ("" for the frame's own variables)."""
+    return list(session.inspector.variables(thread_id, frame_index, "all", expression or None).variables)
 
 
 def inspect_object(session: Session, object_ref: str, depth: int, thread_id: int | None,
@@ -179,7 +207,8 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         """A heap object's real address, type, size and every field (base classes included)
         with its offset from the object's address (MethodTable pointer at 0), size, value
         and hasChildren; embedded structs expanded in place; references expanded to depth
-        (1-10) with hasCircularRef and truncated. Needs a paused process."""
+        (1-10) with hasCircularRef and truncated. Use it when variables_get is not enough:
+        memory layout, or a deep object graph in one call. Needs a paused process."""
         return inspect_object(get_session(), object_ref, depth, thread_id, frame_index)
 
     def object_summarize(expression: str, max_preview_items: int = 5, thread_id: int | None = None,
@@ -195,7 +224,8 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         """A whole collection read from the heap in one call (arrays, List, Dictionary,
         HashSet, Queue, Stack, LinkedList, Sorted*, Concurrent*, ArrayList, Hashtable,
         Immutable*): count, nullCount, numericStats over every element, typeDistribution,
-        first/last elements or keyValuePairs; isSampled when timeout_ms cut the walk short."""
+        first/last elements or keyValuePairs; isSampled when timeout_ms cut the walk short.
+        Use it instead of paging a collection through variables_get: one call at any size."""
         return analyze_collection(get_session(), expression, max_preview_items, thread_id, frame_index, timeout_ms)
 
     _add(mcp, object_inspect, ObjectInspectAnswer, inspect_answer, "Inspect Object")

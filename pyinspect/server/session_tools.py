@@ -24,6 +24,16 @@ __all__ = ["register"]
 
 MAX_TIMEOUT_MS = 600_000
 AdapterName = Literal["pyinspect", "netcoredbg"]
+TITLES = {
+    "debug_launch": "Launch Program", "debug_attach": "Attach to Process", "debug_disconnect": "End Session",
+    "debug_state": "Session State", "debug_wait": "Wait for Stop", "debug_continue": "Continue",
+    "debug_pause": "Pause", "debug_step": "Step", "breakpoint_set": "Set Breakpoint",
+    "breakpoint_remove": "Remove Breakpoint", "breakpoint_list": "List Breakpoints",
+    "breakpoint_set_exception": "Break on Exceptions",
+}
+ENDS_A_PROCESS = ("debug_launch", "debug_disconnect")
+"""debug_launch ends the previous session (terminating what it launched); debug_disconnect
+terminates a launched program by default: both are marked destructive."""
 
 
 def _seconds(timeout_ms: int) -> float:
@@ -37,9 +47,9 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
                      env: dict[str, str] | None = None, stop_at_entry: bool = False,
                      adapter: AdapterName | None = None) -> SessionState:
         """Start a .NET program (a .dll run with `dotnet`, or an apphost) under the debugger.
-        Breakpoints set before (breakpoint_set) bind before user code runs. Returns at once
-        with state "running" (or paused at entry with stop_at_entry); call debug_wait next to
-        block until a breakpoint is hit or the program exits. Ends any previous session."""
+        Breakpoints set before (breakpoint_set) bind before user code runs. Returns at once;
+        call debug_wait next to block until a breakpoint is hit, the entry is reached
+        (stop_at_entry=true) or the program exits. Ends any previous session."""
         return get_session().launch(program, args, cwd, env, stop_at_entry, adapter)
 
     def debug_attach(pid: int, adapter: AdapterName | None = None) -> SessionState:
@@ -92,10 +102,12 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         return BreakpointAnswer(breakpoint=get_session().remove_breakpoint(id).info())
 
     def breakpoint_list() -> BreakpointListAnswer:
-        """Every breakpoint with whether it is bound (verified), its bound line and hit count so far."""
+        """Every breakpoint with whether it is bound (verified), its bound line and hit count so far.
+        Use it after debug_launch/debug_attach to check that each breakpoint bound."""
         table = get_session().breakpoints
         return BreakpointListAnswer(breakpoints=[b.info() for b in table.all()],
-                                    exception_filters=[table.exception_filter] if table.exception_filter else [])
+                                    exception_filters=[table.exception_filter] if table.exception_filter else [],
+                                    exception_type=table.exception_type)
 
     def breakpoint_set_exception(filter: Literal["all", "user_unhandled"],
                                  exception_type: str | None = None) -> ExceptionBreakpointAnswer:
@@ -110,9 +122,10 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         breakpoint_set, breakpoint_remove, breakpoint_set_exception)
     reading: tuple[Callable[..., BaseModel], ...] = (debug_state, debug_wait, breakpoint_list)
     for tool in changing:
-        add_tool(mcp, tool, _output(tool), read_only=False)
+        add_tool(mcp, tool, _output(tool), read_only=False, title=TITLES[tool.__name__],
+                 destructive=tool.__name__ in ENDS_A_PROCESS)
     for tool in reading:
-        add_tool(mcp, tool, _output(tool), read_only=True)
+        add_tool(mcp, tool, _output(tool), read_only=True, title=TITLES[tool.__name__])
 
 
 def _output(tool: Callable[..., object]) -> type:

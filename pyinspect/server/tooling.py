@@ -27,7 +27,7 @@ ERROR_SHAPES: dict[str, ErrorShape] = {}
 
 
 def add_tool(mcp: MCPServer, fn: Callable[..., BaseModel], output: type[BaseModel], *, read_only: bool,
-             error_shape: ErrorShape = error_answer, title: str | None = None) -> None:
+             error_shape: ErrorShape = error_answer, title: str | None = None, destructive: bool = False) -> None:
     @functools.wraps(fn)
     def run_tool(*args: Any, **kwargs: Any) -> CallToolResult:
         try:
@@ -43,5 +43,5 @@ def add_tool(mcp: MCPServer, fn: Callable[..., BaseModel], output: type[BaseMode
         return_annotation=Annotated[CallToolResult, output])
     ERROR_SHAPES[fn.__name__] = error_shape
     mcp.add_tool(run_tool, name=fn.__name__, title=title, description=inspect.getdoc(fn),
-                 annotations=ToolAnnotations(read_only_hint=read_only, destructive_hint=False,
+                 annotations=ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive,
                                              idempotent_hint=read_only, open_world_hint=False))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp import Client
-from support.targets import marker_line, target_source
+from support.targets import marker_line, read_truth, target_dll, target_source
 
 from pyinspect.server import create_server
 
@@ -76,3 +76,15 @@ def counter_moves(path: Path, seconds: float = 0.3) -> bool:
     before = read_counter(path)
     time.sleep(seconds)
     return read_counter(path) > before
+
+
+async def stop_at_ready(client: Client, folder: Path) -> dict[str, Any]:
+    """Launch MemoryTruth with a breakpoint on `// @bp ready`; its truth once stopped there."""
+    source = str(target_source("MemoryTruth"))
+    await call_ok(client, "breakpoint_set", file=source, line=marker_line("MemoryTruth", "ready"))
+    truth_file = folder / "truth.json"
+    await call_ok(client, "debug_launch", program=str(target_dll("MemoryTruth")), args=[str(truth_file)])
+    stop = await call_ok(client, "debug_wait", timeout_ms=25000)
+    assert stop["state"] == "paused" and stop["stop_reason"] == "breakpoint", stop
+    truth: dict[str, Any] = read_truth(truth_file)
+    return truth

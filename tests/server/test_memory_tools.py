@@ -9,25 +9,12 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp_calls import call_ok, error_code, with_client
-from support.targets import marker_line, read_truth, target_dll, target_source
+from mcp_calls import call_ok, error_code, stop_at_ready, with_client
 
 pytestmark = pytest.mark.asyncio
 
 COLLECTIONS = ["Ints", "Doubles", "WithNulls", "Points", "Mixed", "Dict", "Queue", "Stack", "Set", "Linked",
                "Sorted", "Concurrent", "ConcurrentQueue", "Hashtable", "ImmutableList", "Grid", "Jagged"]
-
-
-async def stop_at_ready(client: Client, folder: Path) -> dict[str, Any]:
-    """Launch MemoryTruth with a breakpoint on `// @bp ready`; its truth once stopped there."""
-    source = str(target_source("MemoryTruth"))
-    await call_ok(client, "breakpoint_set", file=source, line=marker_line("MemoryTruth", "ready"))
-    truth_file = folder / "truth.json"
-    await call_ok(client, "debug_launch", program=str(target_dll("MemoryTruth")), args=[str(truth_file)])
-    stop = await call_ok(client, "debug_wait", timeout_ms=25000)
-    assert stop["state"] == "paused" and stop["stop_reason"] == "breakpoint", stop
-    truth: dict[str, Any] = read_truth(truth_file)
-    return truth
 
 
 def expected(want: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ namespace PyInspect.Debugger.Engine;
 public sealed class DebuggerEngine : IDebugEventSink, IDisposable
 {
     private readonly object _gate = new();     // short data updates, also taken by callbacks
-    private readonly object _control = new();  // request-side Stop/Continue/Detach, never taken by callbacks
+    private readonly object _control = new();  // Stop/Continue/Detach/eval from requests and decisions, never taken by callbacks
     private readonly ICorDebug _cordb;
     private readonly ManagedCallbacks _callbacks;
     private readonly IEngineListener _listener;
@@ -20,6 +20,14 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
     private bool _stopped;
     private bool _exited;
     private bool _detached;
+    private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
+    private EvalWait? _evalWait;  // set while a func-eval runs: other stops are passed over
+
+    private sealed class EvalWait
+    {
+        public readonly ManualResetEventSlim Done = new(false);
+        public bool Threw;
+    }
 
     public int ProcessId { get; }
     public bool IsStopped { get { lock (_gate) return _stopped; } }
@@ -36,6 +44,7 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
         _listener = listener;
         _awaitingLaunchHold = holdAtLaunch;
         _callbacks = new ManagedCallbacks(this);
+        new Thread(DecideEvents) { IsBackground = true, Name = "stop decisions" }.Start();
     }
 
     /// <summary>Attach to a running .NET process; it keeps running.</summary>
@@ -188,16 +197,101 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
         return id;
     }
 
-    /// <summary>Stay stopped if the listener says so; otherwise continue the event.</summary>
+    /// <summary>
+    /// Stay stopped if the listener says so; otherwise continue the event. The listener is
+    /// asked on the engine's decision thread, never on ICorDebug's callback thread: deciding
+    /// may run code in the debuggee (a breakpoint condition), whose completion arrives as a
+    /// callback on that thread. Events are decided in the order they arrived.
+    /// </summary>
     private void StopOrContinue(nint controller, Func<bool> listenerWantsStop)
     {
         SetStopped(true);
-        bool stop;
-        try { stop = listenerWantsStop(); }
-        catch (Exception error) { Console.Error.WriteLine($"listener failed: {error}"); stop = false; }
-        if (stop) return;
-        SetStopped(false);
+        var owner = Wrap<ICorDebugController>(controller);
+        _decisions.Add(() =>
+        {
+            bool stop;
+            try { stop = listenerWantsStop(); }
+            catch (Exception error) { Console.Error.WriteLine($"listener failed: {error}"); stop = false; }
+            if (stop || HasExited) return;
+            lock (_control)
+            {
+                if (!IsStopped) return;  // a request resumed it meanwhile
+                SetStopped(false);
+                owner.Continue(0);
+            }
+        });
+    }
+
+    private void DecideEvents()
+    {
+        foreach (Action decide in _decisions.GetConsumingEnumerable()) decide();
+    }
+
+    /// <summary>True (and the event continued) while a func-eval runs: breakpoints, steps and
+    /// breaks reached by evaluated code or by other threads meanwhile are not stops.</summary>
+    private bool PassOverDuringEval(nint controller)
+    {
+        lock (_gate) if (_evalWait is null) return false;
         Wrap<ICorDebugController>(controller).Continue(0);
+        return true;
+    }
+
+    /// <summary>
+    /// Let the stopped process run until the queued evaluation finishes; on timeout abort it
+    /// (rudely if a polite abort is ignored). Answers whether the evaluated code threw.
+    /// </summary>
+    internal bool RunEval(ICorDebugEval eval, TimeSpan timeout)
+    {
+        lock (_control)
+        {
+            ICorDebugProcess process = RequireLive();
+            if (!IsStopped) throw new EngineException("the process must be stopped to evaluate");
+            var wait = new EvalWait();
+            lock (_gate) _evalWait = wait;
+            try
+            {
+                SetStopped(false);
+                EngineException.ThrowIfFailed(process.Continue(0), "ICorDebugProcess.Continue (func-eval)");
+                if (wait.Done.Wait(timeout)) return EndedOrThrew(wait);
+                eval.Abort();
+                if (!wait.Done.Wait(TimeSpan.FromSeconds(2)) && eval is ICorDebugEval2 rude)
+                {
+                    rude.RudeAbort();
+                    wait.Done.Wait(TimeSpan.FromSeconds(2));
+                }
+                if (!wait.Done.IsSet && !HasExited)
+                {
+                    process.Stop(uint.MaxValue);
+                    SetStopped(true);
+                }
+                throw new EvalTimeoutException(timeout);
+            }
+            finally { lock (_gate) _evalWait = null; }
+        }
+    }
+
+    private bool EndedOrThrew(EvalWait wait) =>
+        HasExited ? throw new EngineException("the debuggee exited during the evaluation") : wait.Threw;
+
+    void IDebugEventSink.OnEvalFinished(nint controller, nint eval, bool threw)
+    {
+        EvalWait? wait;
+        lock (_gate) wait = _evalWait;
+        if (wait is null)
+        {
+            Wrap<ICorDebugController>(controller).Continue(0);  // an abandoned evaluation
+            return;
+        }
+        SetStopped(true);
+        wait.Threw = threw;
+        wait.Done.Set();
+    }
+
+    void IDebugEventSink.OnException(nint controller, nint thread, int eventType)
+    {
+        if (PassOverDuringEval(controller)) return;
+        uint id = ThreadId(thread);
+        StopOrContinue(controller, () => _listener.ExceptionThrown(id, eventType));
     }
 
     void IDebugEventSink.ContinueAfterEvent(nint controller) => Wrap<ICorDebugController>(controller).Continue(0);
@@ -227,11 +321,13 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
             _launchHold.Set();
             return;
         }
+        if (PassOverDuringEval(controller)) return;
         StopOrContinue(controller, () => _listener.BreakRequested(id));
     }
 
     void IDebugEventSink.OnBreakpoint(nint controller, nint thread, nint breakpoint)
     {
+        if (PassOverDuringEval(controller)) return;
         uint id = ThreadId(thread);
         var functionBreakpoint = Wrap<ICorDebugFunctionBreakpoint>(breakpoint);
         StopOrContinue(controller, () => _listener.BreakpointHit(id, functionBreakpoint));
@@ -239,6 +335,7 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
 
     void IDebugEventSink.OnStepComplete(nint controller, nint thread, nint stepper)
     {
+        if (PassOverDuringEval(controller)) return;
         uint id = ThreadId(thread);
         StopOrContinue(controller, () => _listener.StepCompleted(id));
     }
@@ -263,13 +360,16 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
 
     void IDebugEventSink.OnProcessExited()
     {
-        lock (_gate) { _exited = true; _stopped = false; }
+        EvalWait? wait;
+        lock (_gate) { _exited = true; _stopped = false; wait = _evalWait; }
+        wait?.Done.Set();
         _launchHold.Set();
         _listener.ProcessExited();
     }
 
     public void Dispose()
     {
+        _decisions.CompleteAdding();
         try { Detach(); } catch (EngineException) { }
     }
 }

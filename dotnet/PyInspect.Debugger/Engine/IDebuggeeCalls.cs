@@ -13,7 +13,11 @@ public interface IDebuggeeCalls
     /// arguments are the declaring type's generic arguments then the method's. Answers the
     /// return value, null for void. Throws DebuggeeThrewException when the callee throws,
     /// EvalTimeoutException when it overran (aborted), EngineException when the thread
-    /// cannot evaluate here.</summary>
+    /// cannot evaluate here. For an instance method of a class, `this` must be a REFERENCE
+    /// (the ICorDebugReferenceValue a local or field gives, or a strong handle from
+    /// ICorDebugHeapValue2.CreateHandle): a dereferenced ICorDebugObjectValue is read as if
+    /// it were a reference and crashes the debuggee. A struct's `this` is its value.
+    /// Values read before a call may be neutered after it; handles stay valid.</summary>
     ICorDebugValue? Call(uint threadId, ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments,
         IReadOnlyList<ICorDebugValue> arguments, TimeSpan? timeout = null);
 

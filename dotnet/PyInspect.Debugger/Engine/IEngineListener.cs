@@ -15,5 +15,8 @@ public interface IEngineListener
     bool StepCompleted(uint threadId);
     /// <summary>Debugger.Break() in user code (not the launch hold).</summary>
     bool BreakRequested(uint threadId);
+    /// <summary>An exception event; eventType: 1 first chance, 2 user first chance,
+    /// 3 catch handler found, 4 unhandled.</summary>
+    bool ExceptionThrown(uint threadId, int eventType);
     void ProcessExited();
 }

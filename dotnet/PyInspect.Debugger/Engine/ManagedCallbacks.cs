@@ -63,6 +63,10 @@ public interface IDebugEventSink
     void OnBreak(nint controller, nint thread);
     void OnBreakpoint(nint controller, nint thread, nint breakpoint);
     void OnStepComplete(nint controller, nint thread, nint stepper);
+    /// <summary>A func-eval finished (threw: the callee threw; the result is the exception).</summary>
+    void OnEvalFinished(nint controller, nint eval, bool threw);
+    /// <summary>An exception event (ICorDebugManagedCallback2; eventType is CorDebugExceptionCallbackType).</summary>
+    void OnException(nint controller, nint thread, int eventType);
     void OnLoadModule(nint controller, nint module);
     void OnProcessExited();
 }
@@ -76,8 +80,8 @@ public sealed partial class ManagedCallbacks(IDebugEventSink sink) : ICorDebugMa
     public int StepComplete(nint appDomain, nint thread, nint stepper, int reason) { sink.OnStepComplete(appDomain, thread, stepper); return 0; }
     public int Break(nint appDomain, nint thread) { sink.OnBreak(appDomain, thread); return 0; }
     public int Exception(nint appDomain, nint thread, int unhandled) => Resume(appDomain);
-    public int EvalComplete(nint appDomain, nint thread, nint eval) => Resume(appDomain);
-    public int EvalException(nint appDomain, nint thread, nint eval) => Resume(appDomain);
+    public int EvalComplete(nint appDomain, nint thread, nint eval) { sink.OnEvalFinished(appDomain, eval, threw: false); return 0; }
+    public int EvalException(nint appDomain, nint thread, nint eval) { sink.OnEvalFinished(appDomain, eval, threw: true); return 0; }
     public int CreateProcess(nint process) => Resume(process);
     public int ExitProcess(nint process) { sink.OnProcessExited(); return 0; }
     public int CreateThread(nint appDomain, nint thread) { sink.OnThreadCreated(thread); return Resume(appDomain); }
@@ -103,7 +107,7 @@ public sealed partial class ManagedCallbacks(IDebugEventSink sink) : ICorDebugMa
     public int CreateConnection(nint process, uint connectionId, nint name) => Resume(process);
     public int ChangeConnection(nint process, uint connectionId) => Resume(process);
     public int DestroyConnection(nint process, uint connectionId) => Resume(process);
-    public int Exception(nint appDomain, nint thread, nint frame, uint offset, int eventType, uint flags) => Resume(appDomain);
+    public int Exception(nint appDomain, nint thread, nint frame, uint offset, int eventType, uint flags) { sink.OnException(appDomain, thread, eventType); return 0; }
     public int ExceptionUnwind(nint appDomain, nint thread, int eventType, uint flags) => Resume(appDomain);
     public int FunctionRemapComplete(nint appDomain, nint thread, nint function) => Resume(appDomain);
     public int MDANotification(nint controller, nint thread, nint mda) => Resume(controller);

@@ -6,12 +6,14 @@ using PyInspect.Debugger.Engine;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed record BreakpointRequest(int Line, string? Condition, string? HitCondition, string? LogMessage);
+public sealed record BreakpointRequest(int Line, string? Condition, string? HitCondition, string? LogMessage,
+    string? FunctionName = null);
 
 public sealed class SourceBreakpoint(int id, string sourcePath, BreakpointRequest request)
 {
     public int Id { get; } = id;
-    public string SourcePath { get; } = sourcePath;
+    /// <summary>The file; for a function breakpoint, FunctionsKey until it binds.</summary>
+    public string SourcePath { get; set; } = sourcePath;
     public BreakpointRequest Request { get; } = request;
     public int Line { get; set; } = request.Line;
     public int? Column { get; set; }
@@ -59,6 +61,8 @@ public sealed class SourceBreakpoint(int id, string sourcePath, BreakpointReques
 
 public sealed class BreakpointTable
 {
+    /// <summary>Where function breakpoints are kept (setFunctionBreakpoints replaces them all).</summary>
+    public const string FunctionsKey = "\0functions";
     private readonly object _gate = new();
     private readonly Dictionary<string, List<SourceBreakpoint>> _bySource = new(StringComparer.Ordinal);
     private int _nextId = 1;
@@ -100,6 +104,11 @@ public sealed class BreakpointTable
     private static void Bind(SourceBreakpoint bp, LoadedModule module)
     {
         if (module.Symbols is null || bp.Bindings.Any(b => b.ModulePath == module.Path)) return;
+        if (bp.Request.FunctionName is { } functionName)
+        {
+            BindFunction(bp, functionName, module);
+            return;
+        }
         foreach (var location in module.Symbols.ResolveLine(bp.SourcePath, bp.Request.Line))
         {
             if (module.Module.GetFunctionFromToken(location.MethodToken, out var function) < 0) continue;
@@ -109,6 +118,24 @@ public sealed class BreakpointTable
             bp.Bindings.Add((module.Path, location.MethodToken, location.IlOffset, handle));
             bp.Line = location.Line;
             bp.Column = location.Column;
+        }
+    }
+
+    /// <summary>"Namespace.Type.Method" (every overload; "(...)" after the name ignored) at IL
+    /// offset 0, so it stops on entry, before the method's first statement.</summary>
+    private static void BindFunction(SourceBreakpoint bp, string function, LoadedModule module)
+    {
+        string name = function.Split('(')[0].Trim();
+        int dot = name.LastIndexOf('.');
+        if (dot <= 0 || module.Metadata is not { } metadata) return;
+        foreach (int token in metadata.FindMethods(name[..dot], name[(dot + 1)..]))
+        {
+            if (module.Module.GetFunctionFromToken(token, out var target) < 0) continue;
+            if (target.GetILCode(out var code) < 0 || code.CreateBreakpoint(0, out var handle) < 0) continue;
+            handle.Activate(1);
+            bp.Bindings.Add((module.Path, token, 0, handle));
+            if (bp.Column is null && module.Symbols?.GetSourceSpan(token, 0) is { } span)
+                (bp.SourcePath, bp.Line, bp.Column) = (span.SourcePath, span.Line, span.Column);
         }
     }
 

@@ -27,8 +27,36 @@ public sealed partial class DebugSession
         return new JsonObject { ["breakpoints"] = new JsonArray([.. created.Select(BreakpointJson)]) };
     }
 
+    /// <summary>By "Namespace.Type.Method", every overload; replaces the previous set.</summary>
+    private JsonNode SetFunctionBreakpoints(JsonObject arguments)
+    {
+        var requests = new List<BreakpointRequest>();
+        foreach (var item in arguments["breakpoints"]?.AsArray() ?? [])
+        {
+            string name = item?["name"]?.GetValue<string>()?.Trim() is { Length: > 0 } given
+                ? given : throw new DapException("every function breakpoint needs a 'name'");
+            if (!name.Split('(')[0].Contains('.'))
+                throw new DapException($"function breakpoint '{name}': use Namespace.Type.Method");
+            string? hit = item!["hitCondition"]?.GetValue<string>();
+            if (!SourceBreakpoint.IsValidHitCondition(hit))
+                throw new DapException($"bad hitCondition '{hit}': use N, == N, >= N, > N, <= N, < N or % N");
+            requests.Add(new BreakpointRequest(0, item["condition"]?.GetValue<string>(), hit, null, name));
+        }
+        const string key = BreakpointTable.FunctionsKey;
+        IReadOnlyList<SourceBreakpoint> created = _engine is { HasExited: false } engine
+            ? engine.WhileStopped(() => _breakpoints.Replace(key, requests, _modules.WithSymbols()))
+            : _breakpoints.Replace(key, requests, []);
+        return new JsonObject { ["breakpoints"] = new JsonArray([.. created.Select(BreakpointJson)]) };
+    }
+
     private static JsonNode BreakpointJson(SourceBreakpoint bp)
     {
+        if (bp.SourcePath == BreakpointTable.FunctionsKey)
+            return new JsonObject
+            {
+                ["id"] = bp.Id, ["verified"] = false,
+                ["message"] = $"pending: no loaded module with symbols has a method {bp.Request.FunctionName}",
+            };
         var json = new JsonObject
         {
             ["id"] = bp.Id,

@@ -21,6 +21,7 @@ public sealed partial class DebugSession
     private void Resume(DebuggerEngine engine)
     {
         _handles.Clear();
+        ForgetExceptions();
         // Raised before the process runs, so it can never follow the stop the resume leads to.
         events.SendEvent("continued", new JsonObject { ["threadId"] = 0, ["allThreadsContinued"] = true });
         engine.Continue();

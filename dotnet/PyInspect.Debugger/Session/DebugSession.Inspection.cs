@@ -85,7 +85,9 @@ public sealed partial class DebugSession
         int? count = arguments["count"]?.GetValue<int>();
         if (start < 0 || count < 0) throw new DapException("'start' and 'count' must not be negative");
         ChildSource children = source is FrameInfo frame ? new ListChildren(FrameVariables.Read(frame, hex)) : (ChildSource)source;
-        var views = ChildReader.Read(children, start, count, hex);
+        var views = children is ObjectChildren members
+            ? ObjectMembers(members, start, count, hex)
+            : ChildReader.Read(children, start, count, hex);
         return new JsonObject { ["variables"] = new JsonArray([.. views.Select(VariableJson)]) };
     }
 

@@ -28,7 +28,9 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "disconnect" => Disconnect(arguments),
                 "terminate" => Terminate(),
                 "setBreakpoints" => SetBreakpoints(arguments),
-                "setExceptionBreakpoints" => new JsonObject { ["breakpoints"] = new JsonArray() },
+                "setFunctionBreakpoints" => SetFunctionBreakpoints(arguments),
+                "setExceptionBreakpoints" => SetExceptionBreakpoints(arguments),
+                "exceptionInfo" => ExceptionInfo(arguments),
                 "threads" => Threads(),
                 "pause" => Pause(),
                 "continue" => Continue(),
@@ -39,6 +41,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "scopes" => Scopes(arguments),
                 "variables" => Variables(arguments),
                 "evaluate" => Evaluate(arguments),
+                "setVariable" => SetVariable(arguments),
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
         }
@@ -70,7 +73,12 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsValueFormattingOptions"] = true,
             ["supportsEvaluateForHovers"] = true,
             ["supportsTerminateDebuggee"] = true,
-            ["exceptionBreakpointFilters"] = new JsonArray(),
+            ["supportsConditionalBreakpoints"] = true,
+            ["supportsFunctionBreakpoints"] = true,
+            ["supportsSetVariable"] = true,
+            ["supportsExceptionInfoRequest"] = true,
+            ["supportsExceptionFilterOptions"] = true,
+            ["exceptionBreakpointFilters"] = ExceptionFilterCapabilities(),
         };
     }
 
@@ -88,7 +96,8 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
     private static int RequiredInt(JsonObject arguments, string name) =>
         arguments[name]?.GetValue<int>() ?? throw new DapException($"missing argument '{name}'");
 
-    private void SendStopped(string reason, uint threadId, JsonArray? hitBreakpointIds = null, string? description = null)
+    private void SendStopped(string reason, uint threadId, JsonArray? hitBreakpointIds = null, string? description = null,
+        string? text = null)
     {
         var body = new JsonObject
         {
@@ -98,6 +107,8 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
         };
         if (hitBreakpointIds is not null) body["hitBreakpointIds"] = hitBreakpointIds;
         if (description is not null) body["description"] = description;
+        if (text is not null) body["text"] = text;
+        _stopThreadId = threadId;
         events.SendEvent("stopped", body);
     }
 

@@ -33,8 +33,15 @@ public sealed class StopHandles
                 : throw new Protocol.DapException($"Unknown variablesReference {id}: references are valid until the process resumes");
     }
 
+    /// <summary>Forget every id; release the debuggee's GC handles they held (call while stopped).</summary>
     public void Clear()
     {
-        lock (_gate) { _frames.Clear(); _variables.Clear(); }
+        lock (_gate)
+        {
+            foreach (var source in _variables.Values)
+                if (source is Values.ObjectChildren { Handle: { } handle }) handle.Dispose();
+            _frames.Clear();
+            _variables.Clear();
+        }
     }
 }

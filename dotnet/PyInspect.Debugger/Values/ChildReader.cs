@@ -31,10 +31,11 @@ public static class ChildReader
     private static List<VariableView> ReadFields(ObjectChildren source, int first, int take, bool hex)
     {
         var views = new List<VariableView>(take);
+        ICorDebugObjectValue obj = source.Current();
         foreach (var (cls, field) in VariableReader.InstanceFields(source.Type).Skip(first).Take(take))
         {
             string evaluateName = $"{source.EvaluateName}.{field.DisplayName}";
-            int hr = source.Object.GetFieldValue(cls, field.Token, out var value);
+            int hr = obj.GetFieldValue(cls, field.Token, out var value);
             views.Add(hr < 0
                 ? new VariableView(field.DisplayName, $"<unavailable: 0x{hr:X8}>", "?", evaluateName, null, null)
                 : VariableReader.Describe(field.DisplayName, evaluateName, value, hex));

@@ -96,10 +96,13 @@ public static class VariableReader
                     ? Describe(name, evaluateName, inner.Value!, hex) with { Type = typeName }
                     : new VariableView(name, "null", typeName, evaluateName, null, null);
         }
-        var fields = InstanceFields(type).Count;
-        ChildSource? children = fields > 0 ? new ObjectChildren(obj, type, evaluateName) : null;
-        return new VariableView(name, $"{{{typeName}}}", typeName, evaluateName, address, children, NamedCount: fields);
+        int members = InstanceFields(type).Count + PropertyGetters.Find(type).Count;
+        ChildSource? children = members > 0 ? new ObjectChildren(obj, type, evaluateName, StrongHandle(obj, isValueClass)) : null;
+        return new VariableView(name, $"{{{typeName}}}", typeName, evaluateName, address, children, NamedCount: members);
     }
+
+    private static ICorDebugHandleValue? StrongHandle(ICorDebugObjectValue obj, int isValueClass) =>
+        isValueClass == 0 && obj is ICorDebugHeapValue2 heap && heap.CreateHandle(1, out var handle) >= 0 ? handle : null;
 
     /// <summary>Instance fields of the type and its bases (System.Object, ValueType, Enum excluded), derived first.</summary>
     public static List<(ICorDebugClass Class, FieldMeta Field)> InstanceFields(ICorDebugType type)

@@ -13,9 +13,19 @@ public sealed record VariableView(string Name, string Value, string Type, string
 /// <summary>What a variable expands to; valid until the debuggee resumes.</summary>
 public abstract record ChildSource(string EvaluateName);
 
-/// <summary>An object's or struct's instance fields, base classes included.</summary>
-public sealed record ObjectChildren(ICorDebugObjectValue Object, ICorDebugType Type, string EvaluateName)
-    : ChildSource(EvaluateName);
+/// <summary>An object's or struct's instance fields (base classes included) and getter
+/// properties. An object (not a struct) is held through a strong handle: the handle stays
+/// valid while func-evals let the process run, where plain values go stale.</summary>
+public sealed record ObjectChildren(ICorDebugObjectValue Object, ICorDebugType Type, string EvaluateName,
+    ICorDebugHandleValue? Handle = null) : ChildSource(EvaluateName)
+{
+    /// <summary>The object as it is now (through the handle when there is one).</summary>
+    public ICorDebugObjectValue Current() =>
+        Handle is not null && Handle.Dereference(out var now) >= 0 && now is ICorDebugObjectValue obj ? obj : Object;
+
+    /// <summary>What a method of this object takes as `this`: the handle, or the struct itself.</summary>
+    public ICorDebugValue Receiver => (ICorDebugValue?)Handle ?? Object;
+}
 
 /// <summary>An array's elements in row-major order.</summary>
 public sealed record ArrayChildren(ICorDebugArrayValue Array, uint[] Dimensions, string EvaluateName)

@@ -1,0 +1,131 @@
+// setExceptionBreakpoints / exceptionInfo, and the exception events that stop on them.
+// Filters: "all" stops where any exception is first thrown (caught or not), "user-unhandled"
+// where one is about to go unhandled. A filter's condition (DAP filterOptions) names the
+// exception types to stop on, comma-separated, "!" before a name to exclude it.
+using System.Text.Json.Nodes;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Protocol;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed partial class DebugSession
+{
+    private const int FirstChance = 1, Unhandled = 4;
+    private readonly object _exceptionGate = new();
+    private readonly Dictionary<string, ExceptionTypeFilter> _exceptionFilters = [];
+    private readonly Dictionary<uint, (string BreakMode, ExceptionDetails Details)> _currentExceptions = [];
+
+    public static JsonArray ExceptionFilterCapabilities() =>
+    [
+        new JsonObject
+        {
+            ["filter"] = "all", ["label"] = "All Exceptions", ["default"] = false,
+            ["description"] = "Stop where any exception is thrown, even one the code catches.",
+            ["supportsCondition"] = true,
+            ["conditionDescription"] = "Exception types, comma-separated (e.g. System.InvalidOperationException, !System.OperationCanceledException)",
+        },
+        new JsonObject
+        {
+            ["filter"] = "user-unhandled", ["label"] = "User-Unhandled Exceptions", ["default"] = true,
+            ["description"] = "Stop where an exception is about to go unhandled.",
+            ["supportsCondition"] = true,
+            ["conditionDescription"] = "Exception types, comma-separated",
+        },
+    ];
+
+    private JsonNode SetExceptionBreakpoints(JsonObject arguments)
+    {
+        var chosen = new Dictionary<string, ExceptionTypeFilter>();
+        foreach (JsonNode? filter in arguments["filters"] as JsonArray ?? [])
+            chosen[KnownFilter(filter?.GetValue<string>())] = ExceptionTypeFilter.Any;
+        foreach (JsonNode? option in arguments["filterOptions"] as JsonArray ?? [])
+            chosen[KnownFilter(option?["filterId"]?.GetValue<string>())] =
+                ExceptionTypeFilter.Parse(option?["condition"]?.GetValue<string>());
+        lock (_exceptionGate)
+        {
+            _exceptionFilters.Clear();
+            foreach (var (id, filter) in chosen) _exceptionFilters[id] = filter;
+        }
+        return new JsonObject
+        {
+            ["breakpoints"] = new JsonArray([.. chosen.Keys.Select(_ => (JsonNode)new JsonObject { ["verified"] = true })]),
+        };
+    }
+
+    private static string KnownFilter(string? id) => id is "all" or "user-unhandled"
+        ? id : throw new DapException($"unknown exception filter '{id}': use 'all' or 'user-unhandled'");
+
+    bool IEngineListener.ExceptionThrown(uint threadId, int eventType)
+    {
+        string? filterId = eventType switch { FirstChance => "all", Unhandled => "user-unhandled", _ => null };
+        if (filterId is null || _engine?.GetThread(threadId) is not { } thread) return false;
+        ExceptionTypeFilter? filter;
+        lock (_exceptionGate)
+        {
+            filter = _exceptionFilters.GetValueOrDefault(filterId);
+            // An unhandled exception also stops under "all" when only that filter is on.
+            if (filter is null && eventType == Unhandled) filter = _exceptionFilters.GetValueOrDefault("all");
+        }
+        if (filter is null || thread.GetCurrentException(out var exception) < 0) return false;
+        string stack = ExceptionDetails.FormatFrames(FrameWalker.Walk(threadId, thread, _modules, 200));
+        ExceptionDetails details = ExceptionDetails.Read(exception, stack);
+        if (!filter.Matches(details.TypeName)) return false;
+        string breakMode = eventType == Unhandled ? "unhandled" : "always";
+        lock (_exceptionGate) _currentExceptions[threadId] = (breakMode, details);
+        _activeStepper?.Deactivate();
+        _activeStepper = null;
+        _handles.Clear();
+        string what = eventType == Unhandled ? "Unhandled exception" : "Exception thrown";
+        SendStopped("exception", threadId, description: $"{what}: {details.TypeName}: {details.Message}",
+            text: details.TypeName);
+        return true;
+    }
+
+    private JsonNode ExceptionInfo(JsonObject arguments)
+    {
+        RequireStopped();
+        uint threadId = (uint)RequiredInt(arguments, "threadId");
+        (string BreakMode, ExceptionDetails Details) current;
+        lock (_exceptionGate)
+            if (!_currentExceptions.TryGetValue(threadId, out current))
+                throw new DapException($"thread {threadId} is not stopped at an exception");
+        return new JsonObject
+        {
+            ["exceptionId"] = current.Details.TypeName,
+            ["description"] = current.Details.Message,
+            ["breakMode"] = current.BreakMode,
+            ["details"] = current.Details.ToJson(),
+        };
+    }
+
+    /// <summary>A resume leaves every exception stop behind.</summary>
+    private void ForgetExceptions()
+    {
+        lock (_exceptionGate) _currentExceptions.Clear();
+    }
+}
+
+/// <summary>Which exception types a filter stops on: all, or those listed (minus "!" exclusions).</summary>
+public sealed class ExceptionTypeFilter
+{
+    public static readonly ExceptionTypeFilter Any = new([], []);
+    private readonly HashSet<string> _include;
+    private readonly HashSet<string> _exclude;
+
+    private ExceptionTypeFilter(HashSet<string> include, HashSet<string> exclude) => (_include, _exclude) = (include, exclude);
+
+    public static ExceptionTypeFilter Parse(string? condition)
+    {
+        var include = new HashSet<string>(StringComparer.Ordinal);
+        var exclude = new HashSet<string>(StringComparer.Ordinal);
+        foreach (string part in (condition ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (part.StartsWith('!')) exclude.Add(part[1..].Trim());
+            else include.Add(part);
+        }
+        return new ExceptionTypeFilter(include, exclude);
+    }
+
+    public bool Matches(string typeName) =>
+        !_exclude.Contains(typeName) && (_include.Count == 0 || _include.Contains(typeName));
+}

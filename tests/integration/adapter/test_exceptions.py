@@ -1,0 +1,91 @@
+"""Exception breakpoints: `all` stops where an exception is thrown even though the code
+catches it; `user-unhandled` stops where one is about to go unhandled; exceptionInfo tells
+its type, message, stack and inner exception. InspectSample `caught` / `unhandled` modes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from support.adapter_session import launched, ok, top_frame
+from support.dap_wire import WirePeer
+from support.targets import target_dll
+
+TARGET = "InspectSample"
+
+
+def launch_with_filters(mode: str, filters: list[str], options: list[dict[str, Any]] | None = None) -> WirePeer:
+    peer = WirePeer("--interpreter=vscode")
+    init = ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+    assert {f["filter"] for f in init["exceptionBreakpointFilters"]} == {"all", "user-unhandled"}
+    assert init["supportsExceptionInfoRequest"] is True
+    ok(peer.request("launch", {"program": str(target_dll(TARGET)), "args": [mode]}, timeout=30))
+    arguments: dict[str, Any] = {"filters": filters}
+    if options is not None:
+        arguments["filterOptions"] = options
+    ok(peer.request("setExceptionBreakpoints", arguments))
+    ok(peer.request("configurationDone"))
+    return peer
+
+
+def test_all_stops_at_a_first_chance_exception_the_code_catches() -> None:
+    peer = launch_with_filters("caught", ["all"])
+    try:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["reason"] == "exception"
+        assert "System.InvalidOperationException: caught on purpose" in stopped["description"]
+        frame = top_frame(peer, stopped["threadId"])
+        assert frame["name"] == "InspectSample.Program.Fail()"
+        info = ok(peer.request("exceptionInfo", {"threadId": stopped["threadId"]}))
+        assert info["exceptionId"] == "System.InvalidOperationException"
+        assert info["description"] == "caught on purpose"
+        assert info["breakMode"] == "always"
+        assert "InspectSample.Program.Caught()" in info["details"]["stackTrace"]
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+    finally:
+        peer.close()
+
+
+def test_a_type_condition_skips_other_exception_types() -> None:
+    peer = launch_with_filters("caught", [], [{"filterId": "all", "condition": "System.ArgumentException"}])
+    try:
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert not [e for e in peer.events if e["event"] == "stopped"]
+    finally:
+        peer.close()
+
+
+def test_without_filters_a_caught_exception_never_stops() -> None:
+    peer = launch_with_filters("caught", [])
+    try:
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert not [e for e in peer.events if e["event"] == "stopped"]
+    finally:
+        peer.close()
+
+
+def test_user_unhandled_stops_before_the_process_dies_and_tells_the_inner_exception() -> None:
+    peer = launch_with_filters("unhandled", ["user-unhandled"])
+    try:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["reason"] == "exception"
+        info = ok(peer.request("exceptionInfo", {"threadId": stopped["threadId"]}))
+        assert info["exceptionId"] == "System.ApplicationException"
+        assert info["breakMode"] == "unhandled"
+        assert info["details"]["message"] == "nobody catches this"
+        inner = info["details"]["innerException"][0]
+        assert inner["fullTypeName"] == "System.InvalidOperationException"
+        assert inner["message"] == "the cause"
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] != 0
+    finally:
+        peer.close()
+
+
+def test_exception_info_at_a_breakpoint_stop_is_an_error() -> None:
+    with launched(TARGET, args=["caught"], markers=["after_catch"]) as peer:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["reason"] == "breakpoint"
+        answer = peer.request("exceptionInfo", {"threadId": stopped["threadId"]})
+        assert answer["success"] is False and "not stopped at an exception" in answer["message"]
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))

@@ -1,0 +1,92 @@
+// Usage: InspectSample <mode>
+//   props      stops at `props` with an Account whose properties compute, throw or spin
+//   caught     throws and catches an InvalidOperationException, then reaches `after_catch`
+//   unhandled  throws an ApplicationException (with an inner exception) nobody catches
+//   functions  calls both Compute overloads and prints their sum
+//   limit      sums 0..limit-1 for limit = 3 (changeable at `limit`) and prints the sum
+namespace InspectSample;
+
+public class Account(string owner, int balance)
+{
+    private readonly int _balance = balance;
+    public string Owner { get; set; } = owner;
+    public int Balance => _balance;
+    public string Description => $"{Owner} has {_balance}";
+    public int Broken => throw new InvalidOperationException("broken getter");
+    public int Forever
+    {
+        get
+        {
+            while (true) Thread.SpinWait(1000);
+        }
+    }
+    public int Calls { get; private set; }
+    public int NextCall() => ++Calls;
+}
+
+public static class Program
+{
+    public static int Main(string[] args)
+    {
+        string mode = args.Length > 0 ? args[0] : "props";
+        switch (mode)
+        {
+            case "props": Props(); break;
+            case "caught": Caught(); break;
+            case "unhandled": Unhandled(); break;
+            case "functions": Console.WriteLine($"sum {Compute(20) + Compute("abc")}"); break;
+            case "limit": Limit(); break;
+        }
+        Console.WriteLine("done");
+        return 0;
+    }
+
+    private static void Props()
+    {
+        var account = new Account("Ada", 120);
+        var numbers = new List<int> { 4, 5, 6 };
+        var ages = new Dictionary<string, int> { ["ann"] = 31, ["bob"] = 42 };
+        var queue = new Queue<string>(["first", "second"]);
+        Console.WriteLine($"{account.Owner} {numbers.Count} {ages.Count} {queue.Count}"); // @bp props
+        Console.WriteLine($"calls {account.Calls}"); // @bp props_after
+    }
+
+    private static void Caught()
+    {
+        try
+        {
+            Fail("caught on purpose");
+        }
+        catch (InvalidOperationException error)
+        {
+            Console.WriteLine($"caught {error.Message}");
+        }
+        Console.WriteLine("after catch"); // @bp after_catch
+    }
+
+    private static void Fail(string why) => throw new InvalidOperationException(why);
+
+    private static void Unhandled()
+    {
+        try
+        {
+            Fail("the cause");
+        }
+        catch (InvalidOperationException inner)
+        {
+            throw new ApplicationException("nobody catches this", inner);
+        }
+    }
+
+    public static int Compute(int x) => x * 2; // @bp compute_int
+
+    public static int Compute(string s) => s.Length; // @bp compute_string
+
+    private static void Limit()
+    {
+        int limit = 3;
+        int sum = 0; // @bp limit
+        for (int i = 0; i < limit; i++) sum += i;
+        Console.WriteLine($"sum {sum}");
+    }
+}
