@@ -6,7 +6,10 @@ using PyInspect.Debugger.Session;
 namespace PyInspect.Debugger.Evaluation;
 
 public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebuggeeCalls? calls, Func<FrameInfo?>? refreshFrame)
+    : IDisposable
 {
+    private readonly List<ICorDebugHandleValue> _pins = [];
+
     private List<FrameVariable>? _variables;
     private readonly List<Dictionary<string, object?>> _scopes = [];
 
@@ -83,6 +86,25 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     {
         IDebuggeeCalls calls = Calls ?? throw new EvalException("passing a value needs func-eval, which is not available here");
         return calls.NewPrimitive(Frame.ThreadId, elementType, raw);
+    }
+
+    /// <summary>A debuggee object held by a strong handle for the rest of this evaluation, so
+    /// func-evals made meanwhile cannot neuter it; other values are returned as they are.</summary>
+    public ICorDebugValue Pin(ICorDebugValue value)
+    {
+        if (Calls is null || value is ICorDebugHandleValue) return value;
+        if (value is not ICorDebugReferenceValue reference || reference.IsNull(out int isNull) < 0 || isNull != 0) return value;
+        if (reference.Dereference(out var referent) < 0 || referent is not ICorDebugHeapValue2 heap) return value;
+        if (heap.CreateHandle(1, out var handle) < 0) return value;
+        _pins.Add(handle);
+        return handle;
+    }
+
+    /// <summary>Releases the handles; results already described keep their own.</summary>
+    public void Dispose()
+    {
+        foreach (var pin in _pins) pin.Dispose();
+        _pins.Clear();
     }
 
     private void Refresh()

@@ -60,6 +60,12 @@ public sealed partial class Interpreter(EvalContext context)
         _ => throw Unsupported(syntax),
     };
 
+    /// <summary>A value that survives func-evals run later in the expression: primitives read
+    /// into the adapter, objects held by a handle.</summary>
+    public object? Stable(object? value) =>
+        value is RemoteValue remote && Local(remote) is var local && local is not RemoteValue ? local
+            : value is RemoteValue held ? new RemoteValue(context.Pin(held.Value)) : value;
+
     private static EvalException Unsupported(SyntaxNode syntax) =>
         new($"cannot evaluate '{syntax}': unsupported syntax ({syntax.Kind()})");
 
@@ -154,7 +160,7 @@ public sealed partial class Interpreter(EvalContext context)
                 object? value = Eval(binary.Left);
                 return Types.IsInstance(value, TypeNameOf((TypeSyntax)binary.Right), context) ? value : null;
         }
-        object? l = Eval(binary.Left), r = Eval(binary.Right);
+        object? l = Stable(Eval(binary.Left)), r = Eval(binary.Right);
         if (kind is SyntaxKind.EqualsExpression or SyntaxKind.NotEqualsExpression && Operators.ReferenceEquality(l, r) is { } same)
             return kind == SyntaxKind.EqualsExpression ? same : !same;
         return Operators.Binary(kind, Local(l), Local(r), binary.ToString());

@@ -108,7 +108,7 @@ public static class Invocation
         {
             var candidates = md.Methods(token, name).Where(m => !m.IsStatic && m.ParameterTypes.Count == arguments.Count);
             if (Pick(candidates, arguments) is { } method)
-                return Run(interpreter, cls, method, Values.TypeNames.TypeArguments(level), Pinned(target.Value), arguments);
+                return Run(interpreter, cls, method, Values.TypeNames.TypeArguments(level), interpreter.Context.Pin(target.Value), arguments);
         }
         foreach (var module in interpreter.Context.Modules.WithSymbols())
         {
@@ -133,15 +133,6 @@ public static class Invocation
         candidates.Select(m => (Method: m, Score: Arguments.Score(m.ParameterTypes, arguments)))
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
 
-    /// <summary>A strong handle to an object, so it outlives the func-evals that create the arguments.</summary>
-    private static ICorDebugValue Pinned(ICorDebugValue value)
-    {
-        if (value is ICorDebugReferenceValue reference && reference.Dereference(out var referent) >= 0
-            && referent is ICorDebugHeapValue2 heap && heap.CreateHandle(0, out var handle) >= 0)
-            return handle;
-        return value;
-    }
-
     private static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
         IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments)
     {
@@ -149,8 +140,10 @@ public static class Invocation
             throw new EvalException($"cannot find the code of '{method.Name}'");
         var values = new List<ICorDebugValue>();
         if (self is not null) values.Add(self);
-        for (int i = 0; i < arguments.Count; i++)
-            values.Add(Arguments.ToDebuggee(interpreter.Context, arguments[i], method.ParameterTypes[i]));
+        // Objects first, held by handles: making strings runs code that would neuter them.
+        var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
+        for (int i = 0; i < pinned.Count; i++)
+            values.Add(Arguments.ToDebuggee(interpreter.Context, pinned[i], method.ParameterTypes[i]));
         var typeArguments = new List<ICorDebugType>(classTypeArguments);
         if (method.GenericArity > 0)
             typeArguments.AddRange(Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));

@@ -45,7 +45,7 @@ public static class Linq
         return name switch
         {
             "Where" => Sequence(items.Where((item, i) => Test(item, i)), elementType),
-            "Select" => Select(items, lambda ?? throw Needs(name, text)),
+            "Select" => Select(items, lambda is null ? throw Needs(name, text) : (item, i) => interpreter.Stable(lambda(item, i))),
             "Any" => Filtered().Any(),
             "All" => items.Select((item, i) => (item, i)).All(p => Test(p.item, p.i)),
             "Count" => Filtered().Count(),

@@ -12,14 +12,14 @@ public static class Sequences
     /// <summary>The items of an enumerable value, each counted against the context's budget.</summary>
     public static IEnumerable<object?> Enumerate(EvalContext context, object? source, string sourceText)
     {
-        foreach (object? item in Items(source, sourceText))
+        foreach (object? item in Items(context, source, sourceText))
         {
             context.CountItem();
             yield return item;
         }
     }
 
-    private static IEnumerable<object?> Items(object? source, string sourceText)
+    private static IEnumerable<object?> Items(EvalContext context, object? source, string sourceText)
     {
         object? local = Interpreter.Local(source);
         switch (local)
@@ -31,53 +31,53 @@ public static class Sequences
             case string text:
                 return text.Select(c => (object?)c);
             case RemoteValue remote:
-                return RemoteItems(remote.Value, sourceText);
+                return RemoteItems(context, remote.Value, sourceText);
             default:
                 throw new EvalException($"'{sourceText}' is not a collection ({Types.RuntimeTypeName(local)})");
         }
     }
 
-    private static IEnumerable<object?> RemoteItems(ICorDebugValue value, string sourceText)
+    private static IEnumerable<object?> RemoteItems(EvalContext context, ICorDebugValue value, string sourceText)
     {
-        if (PathEvaluator.Dereference(value) is ICorDebugArrayValue array) return ArrayItems(array, 0, null);
+        if (PathEvaluator.Dereference(value) is ICorDebugArrayValue) return ArrayItems(context, value, 0, null);
         string? name = Members.ClassName(value);
         return name switch
         {
-            "System.Collections.Generic.List`1" => ArrayItems(BackingArray(value, "_items"), 0, SizeOf(value, "_size")),
-            "System.Collections.Generic.Dictionary`2" => EntryItems(value, e =>
+            "System.Collections.Generic.List`1" => ArrayItems(context, Members.RawField(value, "_items"), 0, SizeOf(value, "_size")),
+            "System.Collections.Generic.Dictionary`2" => EntryItems(context, value, e =>
                 new PairValue(new RemoteValue(Members.RawField(e, "key")!), new RemoteValue(Members.RawField(e, "value")!)), "next"),
-            "System.Collections.Generic.HashSet`1" => EntryItems(value, e => new RemoteValue(Members.RawField(e, "Value")!), "Next"),
-            "System.Collections.Generic.Queue`1" => QueueItems(value),
-            "System.Collections.Generic.Stack`1" => ArrayItems(BackingArray(value, "_array"), 0, SizeOf(value, "_size")).Reverse(),
+            "System.Collections.Generic.HashSet`1" => EntryItems(context, value, e => new RemoteValue(Members.RawField(e, "Value")!), "Next"),
+            "System.Collections.Generic.Queue`1" => QueueItems(context, value),
+            "System.Collections.Generic.Stack`1" => ArrayItems(context, Members.RawField(value, "_array"), 0, SizeOf(value, "_size")).Reverse(),
             _ => throw new EvalException($"cannot enumerate '{sourceText}' ({Types.RuntimeTypeName(new RemoteValue(value))}) in the adapter: arrays, List, Dictionary, HashSet, Queue and Stack are supported"),
         };
     }
 
-    private static ICorDebugArrayValue? BackingArray(ICorDebugValue collection, string field) =>
-        Members.RawField(collection, field) is { } items ? PathEvaluator.Dereference(items) as ICorDebugArrayValue : null;
-
     private static int SizeOf(ICorDebugValue collection, string field) =>
         Members.RawField(collection, field) is { } size && EvalValues.FromDebuggee(size) is int n ? n : 0;
 
-    private static IEnumerable<object?> ArrayItems(ICorDebugArrayValue? array, int start, int? count)
+    /// <summary>Elements of an array (held by a handle, each element too, while func-evals may run meanwhile).</summary>
+    private static IEnumerable<object?> ArrayItems(EvalContext context, ICorDebugValue? arrayValue, int start, int? count)
     {
-        if (array is null) yield break;
-        array.GetCount(out uint length);
+        if (arrayValue is null) yield break;
+        ICorDebugValue held = context.Pin(arrayValue);
+        if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue first) yield break;
+        first.GetCount(out uint length);
         int end = count is { } c ? Math.Min(start + c, (int)length) : (int)length;
         for (int i = start; i < end; i++)
         {
-            if (array.GetElementAtPosition((uint)i, out var element) < 0)
+            if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)i, out var element) < 0)
                 throw new EvalException($"cannot read element {i} of the collection");
-            yield return new RemoteValue(element);
+            ICorDebugValue item = context.Pin(element);
+            yield return item is ICorDebugReferenceValue ? new RemoteValue(item) : Interpreter.Local(new RemoteValue(item));
         }
     }
 
     /// <summary>Dictionary and HashSet keep entries in insertion order; freed ones have next &lt; -1.</summary>
-    private static IEnumerable<object?> EntryItems(ICorDebugValue collection, Func<ICorDebugValue, object?> item, string nextField)
+    private static IEnumerable<object?> EntryItems(EvalContext context, ICorDebugValue collection, Func<ICorDebugValue, object?> item, string nextField)
     {
-        ICorDebugArrayValue? entries = BackingArray(collection, "_entries");
         int count = SizeOf(collection, "_count");
-        foreach (RemoteValue? entry in ArrayItems(entries, 0, count).Cast<RemoteValue?>())
+        foreach (RemoteValue? entry in ArrayItems(context, Members.RawField(collection, "_entries"), 0, count).Cast<RemoteValue?>())
         {
             if (entry is null || Members.RawField(entry.Value, nextField) is not { } next) continue;
             if (EvalValues.FromDebuggee(next) is int n && n < -1) continue;
@@ -85,17 +85,11 @@ public static class Sequences
         }
     }
 
-    private static IEnumerable<object?> QueueItems(ICorDebugValue queue)
+    private static IEnumerable<object?> QueueItems(EvalContext context, ICorDebugValue queue)
     {
-        ICorDebugArrayValue? array = BackingArray(queue, "_array");
-        if (array is null) yield break;
-        array.GetCount(out uint length);
         int head = SizeOf(queue, "_head"), size = SizeOf(queue, "_size");
-        for (int i = 0; i < size; i++)
-        {
-            array.GetElementAtPosition((uint)((head + i) % length), out var element);
-            yield return new RemoteValue(element);
-        }
+        var ring = ArrayItems(context, Members.RawField(queue, "_array"), 0, null).ToList();
+        for (int i = 0; i < size && ring.Count > 0; i++) yield return ring[(head + i) % ring.Count];
     }
 
     /// <summary>The element type's C# name, for a sequence's display.</summary>

@@ -1,6 +1,7 @@
 // The expression evaluator's contexts: for evaluate requests (a frame the client named) and
 // for breakpoint conditions and log points (the top frame of the thread that hit). After a
 // func-eval the frame is found again by its stack range (the run neutered the old one).
+using System.Runtime.CompilerServices;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Evaluation;
 
@@ -8,13 +9,43 @@ namespace PyInspect.Debugger.Session;
 
 public sealed partial class DebugSession
 {
-    /// <summary>Func-eval for the evaluator; null until the engine provides it.</summary>
-    private IDebuggeeCalls? EvaluatorCalls => null;
+    /// <summary>Func-eval for the evaluator (getters, methods, strings and values passed to them).</summary>
+    private IDebuggeeCalls? EvaluatorCalls => _engine is null ? null : Calls;
 
-    private EvalContext NewEvalContext(FrameInfo frame, bool allowCalls = true)
+    /// <summary>Where each frame handed out sits on its stack, remembered while its ICorDebugFrame still answers.</summary>
+    private static readonly ConditionalWeakTable<FrameInfo, StrongBox<ulong>> FrameStarts = new();
+
+    private EvalContext NewEvalContext(FrameInfo frame)
     {
-        ulong start = frame.Frame.GetStackRange(out ulong low, out _) >= 0 ? low : 0;
-        return new EvalContext(frame, _modules, allowCalls ? EvaluatorCalls : null, () => FindFrame(frame.ThreadId, start));
+        FrameInfo live = Revive(frame);
+        ulong start = FrameStarts.TryGetValue(live, out var box) ? box.Value : 0;
+        return new EvalContext(live, _modules, EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame));
+    }
+
+    /// <summary>The frame itself, or (after a func-eval neutered it) the same frame found again on its thread.</summary>
+    private FrameInfo Revive(FrameInfo frame)
+    {
+        if (frame.Frame.GetIP(out _, out _) >= 0 && frame.Frame.GetStackRange(out ulong low, out _) >= 0)
+        {
+            FrameStarts.AddOrUpdate(frame, new StrongBox<ulong>(low));
+            return frame;
+        }
+        FrameInfo? again = FrameStarts.TryGetValue(frame, out var box) ? FindFrame(frame.ThreadId, box.Value) : null;
+        again ??= _engine?.GetThread(frame.ThreadId) is { } thread
+            ? FrameWalker.Walk(frame.ThreadId, thread, _modules).FirstOrDefault(f =>
+                f.MethodToken == frame.MethodToken && f.ModulePath == frame.ModulePath && f.IlOffset == frame.IlOffset)
+            : null;
+        return Remember(again, frame) ?? frame;
+    }
+
+    private static FrameInfo? Remember(FrameInfo? fresh, FrameInfo original)
+    {
+        if (fresh is not null && fresh.Frame.GetStackRange(out ulong low, out _) >= 0)
+        {
+            FrameStarts.AddOrUpdate(fresh, new StrongBox<ulong>(low));
+            FrameStarts.AddOrUpdate(original, new StrongBox<ulong>(low));
+        }
+        return fresh;
     }
 
     private FrameInfo? FindFrame(uint threadId, ulong stackStart)
@@ -30,7 +61,7 @@ public sealed partial class DebugSession
     {
         if (_engine?.GetThread(threadId) is not { } thread) return null;
         FrameInfo? top = FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault();
-        return top is null ? null : NewEvalContext(top, allowCalls: false);
+        return top is null ? null : NewEvalContext(top);
     }
 
     /// <summary>null when the condition holds or cannot be evaluated (then `why` says why), else false.</summary>
@@ -39,7 +70,7 @@ public sealed partial class DebugSession
         why = null;
         try
         {
-            EvalContext context = HitContext(threadId) ?? throw new EvalException("no frame to evaluate it in");
+            using EvalContext context = HitContext(threadId) ?? throw new EvalException("no frame to evaluate it in");
             return ExpressionEvaluator.Condition(condition, context);
         }
         catch (EvalException error)
@@ -51,7 +82,7 @@ public sealed partial class DebugSession
 
     private string LogMessage(uint threadId, string message)
     {
-        EvalContext? context = HitContext(threadId);
+        using EvalContext? context = HitContext(threadId);
         return context is null ? message : ExpressionEvaluator.Interpolate(message, context);
     }
 }

@@ -118,8 +118,11 @@ public sealed partial class DebugSession
         if (frameId is null) throw new DapException("evaluate needs a 'frameId' (global evaluation is not supported)");
         FrameInfo frame = _handles.Frame(frameId.Value);
         VariableView view;
-        try { view = ExpressionEvaluator.Evaluate(expression, NewEvalContext(frame), hex); }
-        catch (EvalException error) { throw new DapException(error.Message); }
+        using (EvalContext context = NewEvalContext(frame))
+        {
+            try { view = ExpressionEvaluator.Evaluate(expression, context, hex); }
+            catch (EvalException error) { throw new DapException(error.Message); }
+        }
         JsonObject json = VariableJson(view);
         var result = new JsonObject
         {
