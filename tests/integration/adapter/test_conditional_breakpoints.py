@@ -89,3 +89,16 @@ def test_the_initialize_answer_announces_conditional_breakpoints() -> None:
         assert body["supportsLogPoints"] is True
     finally:
         peer.close()
+
+
+def test_a_condition_may_call_methods_in_the_debuggee(tmp_path: Path) -> None:
+    with launched(TARGET, args=[str(tmp_path / "t.json")],
+                  markers=[{"marker": "loop", "condition": 'Config.Twice(i) == 14 || name.EndsWith("9")'}, "after"]) as peer:
+        assert [s["i"] for s in stops(peer)] == ["7", "9"]
+
+
+def test_log_points_interpolate_call_results_from_the_hit_condition_on(tmp_path: Path) -> None:
+    with launched(TARGET, args=[str(tmp_path / "t.json")],
+                  markers=[{"marker": "loop", "logMessage": "twice={Config.Twice(i)}", "hitCondition": ">= 9"}, "after"]) as peer:
+        assert stops(peer) == []
+        assert [line for line in outputs(peer).splitlines() if line.startswith("twice=")] == ["twice=16", "twice=18"]

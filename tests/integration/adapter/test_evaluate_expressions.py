@@ -156,3 +156,62 @@ def test_errors_say_what_went_wrong(stopped: Session, expression: str, message: 
     response = evaluate(stopped, expression)
     assert response["success"] is False, response
     assert message in response["message"]
+
+
+CALLS = [
+    ("orders[0].Label", '"#1:Pending"', "string"), ("orders[0].ToString()", '"Order 1"', "string"),
+    ("orders[0].Add(1, 2)", "4", "int"), ('orders[1].Describe("n")', '"n2"', "string"), ("point.Sum", "7", "int"),
+    ("orders[0].IsBig()", "false", "bool"), ("orders[3].IsBig()", "true", "bool"), ('prices.ContainsKey("apple")', "true", "bool"),
+    ("Config.Twice(count)", "84", "int"), ("EvalSample.Config.Twice(21) + 1", "43", "int"),
+    ('orders[0].Label + "!" + orders[1].Label', '"#1:Pending!#2:Shipped"', "string"), ('$"{orders[0]}"', '"Order 1"', "string"),
+    ("orders[0].Id + orders[0].Add(1, 2)", "5", "int"), ("orders.Where(o => o.IsBig()).Count()", "2", "int"),
+    ('orders.Where(o => o.Label.Contains("Shipped")).Select(o => o.Id).Sum()', "6", "int"),
+    ("numbers.Where(n => Config.Twice(n) > 9).Sum()", "13", "int"),
+]
+
+
+@pytest.mark.parametrize(("expression", "value", "type_name"), CALLS)
+def test_getters_and_methods_run_in_the_debuggee(stopped: Session, expression: str, value: str, type_name: str) -> None:
+    assert result(stopped, expression) == (value, type_name)
+
+
+def test_linq_results_of_calls_stay_readable_after_later_calls(stopped: Session) -> None:
+    body = ok(evaluate(stopped, 'orders.Select(o => o.Describe("x"))'))
+    items = children(stopped[0], body["variablesReference"])
+    assert [v["value"] for v in items.values()] == ['"x1"', '"x2"', '"x3"', '"x4"', '"x5"']
+    shipped = ok(evaluate(stopped, 'orders.Where(o => o.Label.Contains("Shipped")).ToList()'))
+    first = children(stopped[0], shipped["variablesReference"])["[0]"]
+    assert {n: f["value"] for n, f in children(stopped[0], first["variablesReference"]).items()}["Id"] == "2"
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[Session]:
+    with launched(TARGET, args=[str(tmp_path / "truth.json")], markers=["eval"]) as peer:
+        thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+        yield peer, top_frame(peer, thread)["id"], {}
+
+
+def test_a_getter_runs_only_when_the_expression_names_it(fresh: Session) -> None:
+    for expression in ("orders[0].Id", "orders[0].Total > 10", "orders.Count(o => o.Total > 0)", "orders[0]"):
+        ok(evaluate(fresh, expression))
+    assert result(fresh, "Order.Reads") == ("0", "int")
+    assert result(fresh, "orders[0].Counted") == ("1", "int")
+    assert result(fresh, "orders.Sum(o => o.Counted)") == ("20", "int")
+    assert result(fresh, "Order.Reads") == ("6", "int")
+
+
+def test_a_throwing_getter_reports_the_exception_type_and_message(fresh: Session) -> None:
+    response = evaluate(fresh, "orders[0].Throws")
+    assert response["success"] is False
+    assert "System.InvalidOperationException: no label here" in response["message"]
+    assert result(fresh, "orders[0].Label") == ('"#1:Pending"', "string")
+
+
+def test_a_getter_that_never_returns_is_aborted_and_the_debuggee_stays_usable(fresh: Session) -> None:
+    response = evaluate(fresh, "orders[0].Forever")
+    assert response["success"] is False and "did not finish within 5 s and was aborted" in response["message"]
+    assert result(fresh, "count + orders[1].Add(0, 0)") == ("44", "int")
+    peer = fresh[0]
+    thread = peer.request("threads")["body"]["threads"][0]["id"]
+    ok(peer.request("continue", {"threadId": thread}))
+    assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0

@@ -28,7 +28,9 @@ public class Order
     public Status Status { get; set; }
     public Customer? Customer { get; set; }
     public List<string> Tags { get; } = [];
+    public static int Reads;
     public string Label => $"#{Id}:{Status}";
+    public int Counted => ++Reads;
     public int Throws => throw new InvalidOperationException("no label here");
     public int Forever { get { while (true) { Thread.SpinWait(100); } } }
     public decimal WithTax(decimal rate) => Total * (1 + rate);
