@@ -10,7 +10,6 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 {
     private readonly List<ICorDebugHandleValue> _pins = [];
 
-    private List<FrameVariable>? _variables;
     private readonly List<Dictionary<string, object?>> _scopes = [];
 
     public FrameInfo Frame { get; private set; } = frame;
@@ -30,7 +29,24 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     public int ItemsVisited { get; set; }
     public int CallsMade { get; private set; }
 
-    public List<FrameVariable> Variables => _variables ??= FrameVariables.Raw(Frame);
+    /// <summary>One argument or local by name (`this` for the receiver), reading only that slot; null if none.</summary>
+    public FrameVariable? Variable(string name)
+    {
+        if (!File.Exists(Frame.ModulePath)) return null;
+        var metadata = Symbols.ModuleMetadata.Open(Frame.ModulePath);
+        bool isStatic = metadata.IsStatic(Frame.MethodToken);
+        if (name == "this") return isStatic ? null : Read(name, "this", Frame.Frame.GetArgument(0, out var self), self);
+        foreach (var local in Frame.Module?.Symbols?.GetLocals(Frame.MethodToken, (int)Frame.IlOffset) ?? [])
+            if (local.Name == name) return Read(name, "local", Frame.Frame.GetLocalVariable((uint)local.SlotIndex, out var value), value);
+        var parameters = metadata.GetParameterNames(Frame.MethodToken);
+        for (int i = 0; i < parameters.Count; i++)
+            if (parameters[i] == name)
+                return Read(name, "argument", Frame.Frame.GetArgument((uint)(isStatic ? i : i + 1), out var value), value);
+        return null;
+    }
+
+    private static FrameVariable Read(string name, string kind, int hr, ICorDebugValue? value) =>
+        new(name, kind, hr < 0 ? null : value, hr);
 
     /// <summary>A lambda parameter's value (innermost scope first), if `name` is one.</summary>
     public bool TryLambdaVariable(string name, out object? value)
@@ -109,7 +125,6 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 
     private void Refresh()
     {
-        _variables = null;
         if (refreshFrame?.Invoke() is { } fresh) Frame = fresh;
     }
 

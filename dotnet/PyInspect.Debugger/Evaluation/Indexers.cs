@@ -52,10 +52,13 @@ public static class Indexers
             return new RemoteValue(element);
         }
         string? name = Members.ClassName(remote.Value);
-        if (name == "System.Collections.Generic.List`1" && indices.Count == 1)
+        if (name == "System.Collections.Generic.List`1" && indices.Count == 1
+            && Members.RawField(remote.Value, "_items") is { } itemsField && PathEvaluator.Dereference(itemsField) is ICorDebugArrayValue items
+            && Members.RawField(remote.Value, "_size") is { } sizeField && EvalValues.FromDebuggee(sizeField) is int size)
         {
-            var items = Sequences.Enumerate(interpreter.Context, remote, ownerText).ToList();
-            return items[Position(indices, 0, items.Count, ownerText)];
+            int at = Position(indices, 0, size, ownerText);
+            if (items.GetElementAtPosition((uint)at, out var element) < 0) throw new EvalException($"cannot read '{ownerText}[{at}]'");
+            return new RemoteValue(element);
         }
         if (name == "System.Collections.Generic.Dictionary`2" && indices.Count == 1 && indices[0] is not RemoteValue)
         {

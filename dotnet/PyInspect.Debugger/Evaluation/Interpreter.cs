@@ -93,13 +93,13 @@ public sealed partial class Interpreter(EvalContext context)
         return text.ToString();
     }
 
-    private ICorDebugValue? This() => context.Variables.FirstOrDefault(v => v.Kind == "this")?.Value;
+    private ICorDebugValue? This() => context.Variable("this") is { Kind: "this" } self ? self.Value : null;
 
     /// <summary>A simple name: lambda parameter, local, argument, member of `this`, static member, type, namespace.</summary>
     private object? Name(string name, ExpressionSyntax syntax)
     {
         if (context.TryLambdaVariable(name, out object? scoped)) return scoped;
-        if (context.Variables.FirstOrDefault(v => v.Name == name && v.Kind != "this") is { } variable)
+        if (context.Variable(name) is { Kind: not "this" } variable)
             return variable.Value is null
                 ? throw new EvalException($"'{name}' is not available here (0x{variable.ErrorCode:X8})")
                 : new RemoteValue(variable.Value);
