@@ -1,4 +1,6 @@
-"""Notebook face: ``pyinspect.attach(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`.
+"""Notebook face: ``pyinspect.attach(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`;
+``pyinspect.launch(program)`` / ``pyinspect.debug_attach(pid)`` -> :class:`Debugger`
+(a debug session: breakpoints, stack and locals as DataFrames; see pyinspect/debugger.py).
 
     heap = pyinspect.attach(1234)
     heap.stats().head(10)          # pandas DataFrame: type, count, total_size
@@ -11,6 +13,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
+from pyinspect.debugger import Debugger, debug_attach, launch
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
 from pyinspect.progress import walk_progress
@@ -18,7 +21,7 @@ from pyinspect.progress import walk_progress
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["Heap", "attach", "open_dump"]
+__all__ = ["Debugger", "Heap", "attach", "debug_attach", "launch", "open_dump"]
 
 
 class Heap:

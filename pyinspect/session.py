@@ -71,6 +71,12 @@ class Session:
             raise NoSessionError("no debug session: call debug_launch or debug_attach first")
         return self._adapter.client
 
+    @property
+    def active_adapter(self) -> str | None:
+        """The kind of adapter the current session runs ("pyinspect", "netcoredbg"), if any."""
+        with self.lock:
+            return self._adapter.kind if self._adapter is not None else None
+
     def launch(self, program: str, args: list[str] | None = None, cwd: str | None = None,
                env: dict[str, str] | None = None, stop_at_entry: bool = False,
                adapter: str | None = None) -> SessionState:

@@ -4,7 +4,6 @@ variables_get, evaluate. All read-only; all but threads_list need a paused proce
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
 from mcp.server.mcpserver import MCPServer
 
@@ -15,6 +14,16 @@ from pyinspect.models.inspection import (
     VariablesAnswer,
 )
 from pyinspect.server.errors import evaluate_error_answer
+from pyinspect.server.parameters import (
+    Expand,
+    Expression,
+    Format,
+    FrameIndex,
+    MaxFrames,
+    Scope,
+    StartFrame,
+    ThreadId,
+)
 from pyinspect.server.tooling import add_tool
 from pyinspect.session import Session
 
@@ -28,22 +37,21 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         problems and to pick a thread_id for stacktrace_get / variables_get."""
         return get_session().inspector.threads()
 
-    def stacktrace_get(thread_id: int | None = None, start_frame: int = 0, max_frames: int = 20) -> StackTraceAnswer:
+    def stacktrace_get(thread_id: ThreadId = None, start_frame: StartFrame = 0, max_frames: MaxFrames = 20) -> StackTraceAnswer:
         """The call chain of a paused thread (default: the current one), top frame first, with
         file, line, module and the top frame's arguments; frames without source are
         is_external. Use it first after a stop to see how the code got here."""
         return get_session().inspector.stack_trace(thread_id, start_frame, max_frames)
 
-    def variables_get(thread_id: int | None = None, frame_index: int = 0,
-                      scope: Literal["locals", "arguments", "this", "all"] = "all",
-                      expand: str | None = None) -> VariablesAnswer:
+    def variables_get(thread_id: ThreadId = None, frame_index: FrameIndex = 0, scope: Scope = "all",
+                      expand: Expand = None) -> VariablesAnswer:
         """Locals, arguments and `this` of a frame (frame_index 0 = top) of a paused thread.
         expand="this._repository" (a dotted path, [i] for elements) lists that value's
         children instead, each with `parent`. Use after stacktrace_get."""
         return get_session().inspector.variables(thread_id, frame_index, scope, expand)
 
-    def evaluate(expression: str, thread_id: int | None = None, frame_index: int = 0,
-                 format: Literal["default", "hex", "binary"] = "default") -> EvaluateAnswer:
+    def evaluate(expression: Expression, thread_id: ThreadId = None, frame_index: FrameIndex = 0,
+                 format: Format = "default") -> EvaluateAnswer:
         """Evaluate a C# expression (names, member access, indexers) in a frame of a paused
         thread: values not directly listed by variables_get, or a hypothesis to test.
         format hex/binary renders integers. Errors: {"error": true, "message", "type"}."""

@@ -28,6 +28,7 @@ from pyinspect.errors import (
     InvalidParameterError,
     NotCollectionError,
     PyInspectError,
+    SetupMissingError,
     VariableUnavailableError,
 )
 from pyinspect.inspection import ResolvedValue
@@ -39,6 +40,15 @@ from pyinspect.models.memory import (
     ObjectSummary,
 )
 from pyinspect.server.errors import error_answer, error_result, unexpected_error
+from pyinspect.server.parameters import (
+    Depth,
+    FrameIndex,
+    ObjectRef,
+    Preview,
+    Subject,
+    ThreadId,
+    TimeoutMs,
+)
 from pyinspect.server.tooling import ERROR_SHAPES, ErrorShape
 from pyinspect.session import Session
 
@@ -75,13 +85,18 @@ def _resolve(session: Session, expression: str, thread_id: int | None, frame_ind
     in scope, else eval_exception (the name exists, evaluating the rest failed)."""
     session.require_paused()
     try:
-        return session.resolve_value(expression, thread_id, frame_index)
+        value = session.resolve_value(expression, thread_id, frame_index)
     except VariableUnavailableError as exc:
         cause = exc.__cause__
         if not isinstance(cause, EvaluationError) or not _root_in_scope(session, expression, thread_id, frame_index):
             raise
         raise EvaluationError(f"Failed to evaluate expression '{expression}': {cause.message}",
                               exception_type=cause.exception_type, expression=expression) from cause
+    adapter = session.active_adapter
+    if value.address is None and not value.is_null and adapter not in (None, "pyinspect"):
+        raise SetupMissingError(f"the memory tools need pyinspect's own adapter: {adapter} reports no memory "
+                                "address for a value; start the session with adapter='pyinspect'", adapter=adapter)
+    return value
 
 
 def _root_in_scope(session: Session, expression: str, thread_id: int | None, frame_index: int) -> bool:
@@ -202,8 +217,8 @@ def _add(mcp: MCPServer, fn: Callable[..., Any], output: type[Any], error_shape:
 
 
 def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
-    def object_inspect(object_ref: str, depth: int = 1, thread_id: int | None = None,
-                       frame_index: int = 0) -> ObjectInspectAnswer:
+    def object_inspect(object_ref: ObjectRef, depth: Depth = 1, thread_id: ThreadId = None,
+                       frame_index: FrameIndex = 0) -> ObjectInspectAnswer:
         """A heap object's real address, type, size and every field (base classes included)
         with its offset from the object's address (MethodTable pointer at 0), size, value
         and hasChildren; embedded structs expanded in place; references expanded to depth
@@ -211,16 +226,16 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         memory layout, or a deep object graph in one call. Needs a paused process."""
         return inspect_object(get_session(), object_ref, depth, thread_id, frame_index)
 
-    def object_summarize(expression: str, max_preview_items: int = 5, thread_id: int | None = None,
-                         frame_index: int = 0, timeout_ms: int = 5000) -> ObjectSummarizeAnswer:
+    def object_summarize(expression: Subject, max_preview_items: Preview = 5, thread_id: ThreadId = None,
+                         frame_index: FrameIndex = 0, timeout_ms: TimeoutMs = 5000) -> ObjectSummarizeAnswer:
         """One object at a glance, read from the heap: every field's real value (decimal,
         DateTime, Guid included), collection fields with count and element type, null
         fields, and interestingFields (empty_string, nan, infinity, default_datetime,
         default_guid). Use before drilling in with object_inspect."""
         return summarize_object(get_session(), expression, max_preview_items, thread_id, frame_index, timeout_ms)
 
-    def collection_analyze(expression: str, max_preview_items: int = 5, thread_id: int | None = None,
-                           frame_index: int = 0, timeout_ms: int = 5000) -> CollectionAnalyzeAnswer:
+    def collection_analyze(expression: Subject, max_preview_items: Preview = 5, thread_id: ThreadId = None,
+                           frame_index: FrameIndex = 0, timeout_ms: TimeoutMs = 5000) -> CollectionAnalyzeAnswer:
         """A whole collection read from the heap in one call (arrays, List, Dictionary,
         HashSet, Queue, Stack, LinkedList, Sorted*, Concurrent*, ArrayList, Hashtable,
         Immutable*): count, nullCount, numericStats over every element, typeDistribution,

@@ -5,7 +5,6 @@ Thin: validate, one call into the Session, return a model."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
@@ -17,13 +16,33 @@ from pyinspect.models.session import (
     ExceptionBreakpointAnswer,
     SessionState,
 )
+from pyinspect.server.parameters import (
+    AdapterChoice,
+    Args,
+    BreakpointId,
+    Condition,
+    Cwd,
+    Env,
+    ExceptionFilter,
+    ExceptionType,
+    File,
+    HitCount,
+    Line,
+    Pid,
+    Program,
+    StepMode,
+    StopAtEntry,
+    Terminate,
+    ThreadId,
+    WaitForStop,
+    WaitMs,
+)
 from pyinspect.server.tooling import add_tool
 from pyinspect.session import Session
 
 __all__ = ["register"]
 
 MAX_TIMEOUT_MS = 600_000
-AdapterName = Literal["pyinspect", "netcoredbg"]
 TITLES = {
     "debug_launch": "Launch Program", "debug_attach": "Attach to Process", "debug_disconnect": "End Session",
     "debug_state": "Session State", "debug_wait": "Wait for Stop", "debug_continue": "Continue",
@@ -43,21 +62,20 @@ def _seconds(timeout_ms: int) -> float:
 
 
 def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
-    def debug_launch(program: str, args: list[str] | None = None, cwd: str | None = None,
-                     env: dict[str, str] | None = None, stop_at_entry: bool = False,
-                     adapter: AdapterName | None = None) -> SessionState:
+    def debug_launch(program: Program, args: Args = None, cwd: Cwd = None, env: Env = None,
+                     stop_at_entry: StopAtEntry = False, adapter: AdapterChoice = None) -> SessionState:
         """Start a .NET program (a .dll run with `dotnet`, or an apphost) under the debugger.
         Breakpoints set before (breakpoint_set) bind before user code runs. Returns at once;
         call debug_wait next to block until a breakpoint is hit, the entry is reached
         (stop_at_entry=true) or the program exits. Ends any previous session."""
         return get_session().launch(program, args, cwd, env, stop_at_entry, adapter)
 
-    def debug_attach(pid: int, adapter: AdapterName | None = None) -> SessionState:
+    def debug_attach(pid: Pid, adapter: AdapterChoice = None) -> SessionState:
         """Attach to a running .NET process by pid, leaving it running. Use debug_pause to stop
         it, or breakpoint_set then debug_wait. debug_disconnect detaches without killing it."""
         return get_session().attach(pid, adapter)
 
-    def debug_disconnect(terminate: bool | None = None) -> SessionState:
+    def debug_disconnect(terminate: Terminate = None) -> SessionState:
         """End the session. By default a launched program is terminated and an attached one
         is detached and keeps running; terminate=true/false overrides. Never leaves the
         process stopped."""
@@ -68,13 +86,13 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         stop reason, thread and source location) or exited (with exit code)."""
         return get_session().snapshot()
 
-    def debug_wait(timeout_ms: int = 30000) -> SessionState:
+    def debug_wait(timeout_ms: WaitMs = 30000) -> SessionState:
         """Block until the process is paused (breakpoint, step, pause, exception) or has exited,
         at most timeout_ms. Use after debug_launch, debug_continue(wait=false) or when a
         breakpoint is expected; timed_out=true means it is still running."""
         return get_session().wait(_seconds(timeout_ms))
 
-    def debug_continue(wait: bool = True, timeout_ms: int = 30000) -> SessionState:
+    def debug_continue(wait: WaitForStop = True, timeout_ms: WaitMs = 30000) -> SessionState:
         """Resume a paused process. With wait=true (default) blocks until the next stop or exit
         (at most timeout_ms) and returns that state."""
         return get_session().continue_(wait, _seconds(timeout_ms))
@@ -84,20 +102,19 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         stacktrace_get, variables_get."""
         return get_session().pause()
 
-    def debug_step(mode: Literal["over", "into", "out"] = "over", thread_id: int | None = None,
-                   timeout_ms: int = 30000) -> SessionState:
+    def debug_step(mode: StepMode = "over", thread_id: ThreadId = None, timeout_ms: WaitMs = 30000) -> SessionState:
         """Step the paused thread (default: the current one) over the current line, into the call
         on it, or out of the current method; returns the new paused state and location."""
         return get_session().step(mode, thread_id, _seconds(timeout_ms))
 
-    def breakpoint_set(file: str, line: int, condition: str | None = None,
-                       hit_count: int | None = None) -> BreakpointAnswer:
+    def breakpoint_set(file: File, line: Line, condition: Condition = None,
+                       hit_count: HitCount = None) -> BreakpointAnswer:
         """Break at a source line (full path of the .cs file). Allowed before any session: the
         breakpoint is pending until debug_launch/debug_attach and survives later launches.
         condition: a C# boolean expression; hit_count: stop only from the Nth hit on."""
         return BreakpointAnswer(breakpoint=get_session().set_breakpoint(file, line, condition, hit_count).info())
 
-    def breakpoint_remove(id: int) -> BreakpointAnswer:
+    def breakpoint_remove(id: BreakpointId) -> BreakpointAnswer:
         """Remove a breakpoint by the id breakpoint_set or breakpoint_list gave."""
         return BreakpointAnswer(breakpoint=get_session().remove_breakpoint(id).info())
 
@@ -109,8 +126,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
                                     exception_filters=[table.exception_filter] if table.exception_filter else [],
                                     exception_type=table.exception_type)
 
-    def breakpoint_set_exception(filter: Literal["all", "user_unhandled"],
-                                 exception_type: str | None = None) -> ExceptionBreakpointAnswer:
+    def breakpoint_set_exception(filter: ExceptionFilter, exception_type: ExceptionType = None) -> ExceptionBreakpointAnswer:
         """Stop when an exception is thrown: filter "all" (every throw) or "user_unhandled"
         (not handled by user code); exception_type narrows to one .NET type. Kept across
         launches like line breakpoints."""

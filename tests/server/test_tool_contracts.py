@@ -53,11 +53,15 @@ async def test_every_tool_is_titled_annotated_and_says_when_to_use_it(client: Cl
         assert hints.destructive_hint is (name in ("debug_launch", "debug_disconnect")), name
         assert hints.open_world_hint is False, name
         assert tool.description and len(tool.description) > 60, name
+        for parameter, schema in tool.input_schema.get("properties", {}).items():
+            assert schema.get("description"), f"{name}.{parameter} has no description"
     for name, title in CONTRACT_TITLES.items():
         assert tools[name].title == title
     for name in ("threads_list", "stacktrace_get", "variables_get", "evaluate", "object_inspect",
                  "object_summarize", "collection_analyze", "debug_wait", "breakpoint_list"):
         assert "use" in (tools[name].description or "").lower(), f"{name} does not say when to use it"
+    assert tools["collection_analyze"].input_schema["required"] == ["expression"]
+    assert tools["collection_analyze"].input_schema["properties"]["max_preview_items"]["default"] == 5
     step = tools["debug_step"].input_schema["properties"]["mode"]
     assert step["enum"] == ["over", "into", "out"]
     exception = tools["breakpoint_set_exception"].input_schema["properties"]["filter"]

@@ -115,6 +115,44 @@ async def test_netcoredbg_is_started_from_pyinspect_netcoredbg(monkeypatch: pyte
     assert record.read_text().split() == ["--interpreter=vscode"]
 
 
+def standin_netcoredbg(folder: Path) -> Path:
+    """An executable named netcoredbg that runs netcoredbg_standin.py with this Python."""
+    script = folder / "netcoredbg"
+    relay = Path(__file__).with_name("netcoredbg_standin.py")
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{relay}" "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+@pytest.mark.asyncio
+async def test_a_session_tolerates_netcoredbgs_quirks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """String seq numbers and no memory references: the seed tools work, the memory tools
+    say they need our adapter."""
+    monkeypatch.setenv("PYINSPECT_NETCOREDBG", str(standin_netcoredbg(tmp_path)))
+    async with Client(create_server(adapter="netcoredbg")) as client:
+        await call_ok(client, "breakpoint_set", file=story_source(), line=story_line("price"))
+        await call_ok(client, "debug_launch", program=str(target_dll("AgentStory")), args=["5"])
+        stop = await call_ok(client, "debug_wait", timeout_ms=20000)
+        assert stop["state"] == "paused" and stop["adapter"] == "netcoredbg", stop
+        assert stop["location"]["function"] == "Price" and stop["location"]["line"] == story_line("price")
+        frames = (await call_ok(client, "stacktrace_get"))["frames"]
+        assert [f["function"] for f in frames[:3]] == ["Price", "Process", "Main"]
+        names = {v["name"]: v["value"] for v in (await call_ok(client, "variables_get"))["variables"]}
+        assert names["quantity"] == "1" and names["unit"] == "2.5"
+        assert (await call_ok(client, "evaluate", expression="this._customer.Name"))["result"] == '"Ada"'
+        assert await error_code(client, "collection_analyze", expression="this._customer.Orders") == "setup_missing"
+        assert await error_code(client, "object_inspect", object_ref="this._customer") == "SETUP_MISSING"
+        await call_ok(client, "breakpoint_set", file=story_source(), line=story_line("price"), hit_count=2)
+        await call_ok(client, "breakpoint_remove", id=1)
+        again = await call_ok(client, "debug_continue", timeout_ms=20000)
+        assert again["state"] == "paused" and again["hit_breakpoint_ids"] == [2], again
+        assert (await call_ok(client, "evaluate", expression="quantity"))["result"] == "3"
+        await call_ok(client, "breakpoint_remove", id=2)
+        end = await call_ok(client, "debug_continue", timeout_ms=20000)
+        assert end["state"] == "exited" and end["exit_code"] == 5, end
+        await call_ok(client, "debug_disconnect")
+
+
 def test_serve_refuses_an_unknown_adapter_and_port() -> None:
     for extra in (["--adapter", "gdb"], ["--http", "--port", "70000"]):
         result = subprocess.run([sys.executable, "-m", "pyinspect", "serve", *extra], capture_output=True,

@@ -21,7 +21,12 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
     private bool _exited;
     private bool _detached;
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
-    private EvalWait? _evalWait;  // set while a func-eval runs: other stops are passed over
+    private EvalWait? _evalWait;
+    private int _evalGeneration;
+    /// <summary>Counts finished func-evals: values and frames read before one are stale after it.</summary>
+    public int EvalGeneration => Volatile.Read(ref _evalGeneration);
+    private int _pendingDecisions;   // events stopped while their listener decides
+    private bool _pauseRequested;    // a pause came in during a decision  // set while a func-eval runs: other stops are passed over
 
     private sealed class EvalWait
     {
@@ -84,12 +89,20 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
     }
 
     /// <summary>Stop every managed thread (synchronous). False when it was already stopped.</summary>
+    /// <remarks>A pause that arrives while an event is being decided is reported through
+    /// IEngineListener.PausedInsteadOfContinuing once that decision would have continued.</remarks>
     public bool Pause()
     {
         lock (_control)
         {
             ICorDebugProcess process = RequireLive();
-            if (IsStopped) return false;
+            if (IsStopped)
+            {
+                // Stopped only while an event is being decided (a log point, a condition):
+                // if that decision would continue, it stays stopped and reports the pause.
+                lock (_gate) if (_pendingDecisions > 0) _pauseRequested = true;
+                return false;
+            }
             EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
             SetStopped(true);
             return true;
@@ -207,15 +220,27 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
     {
         SetStopped(true);
         var owner = Wrap<ICorDebugController>(controller);
+        lock (_gate) _pendingDecisions++;
         _decisions.Add(() =>
         {
             bool stop;
             try { stop = listenerWantsStop(); }
             catch (Exception error) { Console.Error.WriteLine($"listener failed: {error}"); stop = false; }
-            if (stop || HasExited) return;
             lock (_control)
             {
-                if (!IsStopped) return;  // a request resumed it meanwhile
+                bool pauseInstead;
+                lock (_gate)
+                {
+                    _pendingDecisions--;
+                    pauseInstead = _pauseRequested && !stop;
+                    if (stop || pauseInstead) _pauseRequested = false;
+                }
+                if (stop || HasExited || !IsStopped) return;  // !IsStopped: a request resumed it meanwhile
+                if (pauseInstead)
+                {
+                    _listener.PausedInsteadOfContinuing();
+                    return;
+                }
                 SetStopped(false);
                 owner.Continue(0);
             }
@@ -266,7 +291,11 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
                 }
                 throw new EvalTimeoutException(timeout);
             }
-            finally { lock (_gate) _evalWait = null; }
+            finally
+            {
+                lock (_gate) _evalWait = null;
+                Interlocked.Increment(ref _evalGeneration);
+            }
         }
     }
 

@@ -18,5 +18,8 @@ public interface IEngineListener
     /// <summary>An exception event; eventType: 1 first chance, 2 user first chance,
     /// 3 catch handler found, 4 unhandled.</summary>
     bool ExceptionThrown(uint threadId, int eventType);
+    /// <summary>A pause requested while an event was being decided took effect: the process
+    /// stays stopped where it was (instead of continuing after that event).</summary>
+    void PausedInsteadOfContinuing();
     void ProcessExited();
 }

@@ -98,6 +98,11 @@ public sealed partial class DebugSession
         };
     }
 
+    private bool IsAtException(uint threadId)
+    {
+        lock (_exceptionGate) return _currentExceptions.ContainsKey(threadId);
+    }
+
     /// <summary>A resume leaves every exception stop behind.</summary>
     private void ForgetExceptions()
     {

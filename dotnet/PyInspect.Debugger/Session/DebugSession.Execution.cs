@@ -36,6 +36,13 @@ public sealed partial class DebugSession
         return null;
     }
 
+    void IEngineListener.PausedInsteadOfContinuing()
+    {
+        if (_engine is not { } engine) return;
+        _handles.Clear();
+        SendStopped("pause", PickPauseThread(engine));
+    }
+
     /// <summary>The thread a pause reports: the first one running code with source, else the first.</summary>
     private uint PickPauseThread(DebuggerEngine engine)
     {

@@ -43,7 +43,7 @@ public sealed partial class DebugSession
     {
         var json = new JsonObject
         {
-            ["id"] = _handles.AddFrame(frame),
+            ["id"] = _handles.AddFrame(frame, _engine?.EvalGeneration ?? 0),
             ["name"] = frame.Name,
             ["line"] = frame.Source?.Line ?? 0,
             ["column"] = frame.Source?.Column ?? 0,
@@ -62,15 +62,39 @@ public sealed partial class DebugSession
         return json;
     }
 
+    /// <summary>A scope's variablesReference: the frame's id, resolved (and refreshed) when read.</summary>
+    private sealed record FrameScope(int FrameId);
+
+    private FrameInfo FrameFor(int frameId) =>
+        _handles.Frame(frameId, _engine?.EvalGeneration ?? 0, frame => _engine is { } engine ? Refreshed(engine, frame) : frame);
+
+    /// <summary>A frame's arguments and locals; at an exception stop, the leaf frame's list
+    /// starts with `$exception`, the exception object itself.</summary>
+    private List<VariableView> ScopeVariables(FrameScope scope, bool hex)
+    {
+        FrameInfo frame = FrameFor(scope.FrameId);
+        List<VariableView> views = FrameVariables.Read(frame, hex);
+        if (_engine?.GetThread(frame.ThreadId) is { } thread && IsLeaf(frame) && IsAtException(frame.ThreadId)
+            && thread.GetCurrentException(out var exception) >= 0)
+            views.Insert(0, VariableReader.Describe("$exception", "$exception", exception, hex) with { Kind = "exception" });
+        return views;
+    }
+
+    private bool IsLeaf(FrameInfo frame) =>
+        _engine?.GetThread(frame.ThreadId) is { } thread
+        && FrameWalker.Walk(frame.ThreadId, thread, _modules, 1).FirstOrDefault() is { } top
+        && top.MethodToken == frame.MethodToken && top.IlOffset == frame.IlOffset && top.ModulePath == frame.ModulePath;
+
     private JsonNode Scopes(JsonObject arguments)
     {
         RequireStopped();
-        FrameInfo frame = _handles.Frame(RequiredInt(arguments, "frameId"));
+        int frameId = RequiredInt(arguments, "frameId");
+        FrameFor(frameId);  // rejects an unknown id now
         var scope = new JsonObject
         {
             ["name"] = "Locals",
             ["presentationHint"] = "locals",
-            ["variablesReference"] = _handles.AddVariables(frame),
+            ["variablesReference"] = _handles.AddVariables(new FrameScope(frameId)),
             ["expensive"] = false,
         };
         return new JsonObject { ["scopes"] = new JsonArray(scope) };
@@ -84,7 +108,7 @@ public sealed partial class DebugSession
         int start = arguments["start"]?.GetValue<int>() ?? 0;
         int? count = arguments["count"]?.GetValue<int>();
         if (start < 0 || count < 0) throw new DapException("'start' and 'count' must not be negative");
-        ChildSource children = source is FrameInfo frame ? new ListChildren(FrameVariables.Read(frame, hex)) : (ChildSource)source;
+        ChildSource children = source is FrameScope scope ? new ListChildren(ScopeVariables(scope, hex)) : (ChildSource)source;
         var views = children is ObjectChildren members
             ? ObjectMembers(members, start, count, hex)
             : ChildReader.Read(children, start, count, hex);
@@ -116,7 +140,7 @@ public sealed partial class DebugSession
         bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
         int? frameId = arguments["frameId"]?.GetValue<int>();
         if (frameId is null) throw new DapException("evaluate needs a 'frameId' (global evaluation is not supported)");
-        FrameInfo frame = _handles.Frame(frameId.Value);
+        FrameInfo frame = FrameFor(frameId.Value);
         VariableView view;
         using (EvalContext context = NewEvalContext(frame))
         {

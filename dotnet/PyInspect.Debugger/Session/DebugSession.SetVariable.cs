@@ -18,15 +18,40 @@ public sealed partial class DebugSession
         string name = arguments["name"]?.GetValue<string>() ?? throw new DapException("setVariable needs 'name'");
         string text = arguments["value"]?.GetValue<string>()?.Trim() ?? throw new DapException("setVariable needs 'value'");
         bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
-        ICorDebugValue target = Locate(engine, source, name);
+        VariableView view = Assign(name, text, hex, () => Locate(engine, source, name));
+        return AssignedJson(view);
+    }
+
+    /// <summary>setExpression: an assignable path (a local, an argument, a field path, an
+    /// array element) in a frame, given the same values as setVariable.</summary>
+    private JsonNode SetExpression(JsonObject arguments)
+    {
+        RequireStopped();
+        string expression = arguments["expression"]?.GetValue<string>()?.Trim() ?? throw new DapException("setExpression needs 'expression'");
+        string text = arguments["value"]?.GetValue<string>()?.Trim() ?? throw new DapException("setExpression needs 'value'");
+        int frameId = arguments["frameId"]?.GetValue<int>() ?? throw new DapException("setExpression needs a 'frameId'");
+        bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
+        FrameFor(frameId);  // rejects an unknown id now
+        VariableView view = Assign(expression, text, hex, () => PathEvaluator.Evaluate(expression, FrameFor(frameId)));
+        return AssignedJson(view);
+    }
+
+    /// <summary>Write `text` into what `locate` finds; locate runs again after any func-eval.</summary>
+    private VariableView Assign(string name, string text, bool hex, Func<ICorDebugValue> locate)
+    {
+        ICorDebugValue target = locate();
         target.GetType(out int elementType);
         if (TypeNames.PrimitiveAlias(elementType) is not null && elementType != CorElementType.String && target is ICorDebugGenericValue generic)
             WritePrimitive(generic, elementType, text);
         else if (target is ICorDebugReferenceValue)
-            WriteReference(engine, source, name, elementType, text);
+            WriteReference(name, elementType, text, locate);
         else
             throw new DapException($"'{name}' cannot be set: only primitives, strings and null can be assigned");
-        VariableView view = VariableReader.Describe(name, name, Locate(engine, source, name), hex);
+        return VariableReader.Describe(name, name, locate(), hex);
+    }
+
+    private JsonObject AssignedJson(VariableView view)
+    {
         var answer = new JsonObject
         {
             ["value"] = view.Value,
@@ -46,7 +71,7 @@ public sealed partial class DebugSession
             EngineException.ThrowIfFailed(target.SetValue((nint)raw), "ICorDebugGenericValue.SetValue");
     }
 
-    private void WriteReference(DebuggerEngine engine, object source, string name, int elementType, string text)
+    private void WriteReference(string name, int elementType, string text, Func<ICorDebugValue> locate)
     {
         ulong address = 0;
         if (text != "null")
@@ -56,7 +81,7 @@ public sealed partial class DebugSession
             var made = (ICorDebugReferenceValue)Calls.NewString(_stopThreadId, System.Text.RegularExpressions.Regex.Unescape(text[1..^1]));
             made.GetValue(out address);
         }
-        var target = (ICorDebugReferenceValue)Locate(engine, source, name);
+        var target = (ICorDebugReferenceValue)locate();
         EngineException.ThrowIfFailed(target.SetValue(address), "ICorDebugReferenceValue.SetValue");
     }
 
@@ -65,7 +90,7 @@ public sealed partial class DebugSession
     {
         ICorDebugValue? found = source switch
         {
-            FrameInfo frame => FrameVariables.Raw(Refreshed(engine, frame)).FirstOrDefault(v => v.Name == name)?.Value,
+            FrameScope scope => FrameVariables.Raw(FrameFor(scope.FrameId)).FirstOrDefault(v => v.Name == name)?.Value,
             ObjectChildren obj => VariableReader.InstanceFields(obj.Type)
                 .Where(f => f.Field.DisplayName == name)
                 .Select(f => obj.Current().GetFieldValue(f.Class, f.Field.Token, out var value) >= 0 ? value : null)
@@ -76,7 +101,7 @@ public sealed partial class DebugSession
         return found ?? throw new DapException($"no variable '{name}' to set here");
     }
 
-    /// <summary>The same frame walked again: frames read before a func-eval are stale after it.</summary>
+    /// <summary>The same frame walked again (same method and IL offset on its thread).</summary>
     private FrameInfo Refreshed(DebuggerEngine engine, FrameInfo frame)
     {
         if (engine.GetThread(frame.ThreadId) is not { } thread) return frame;

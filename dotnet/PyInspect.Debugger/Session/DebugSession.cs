@@ -42,6 +42,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "variables" => Variables(arguments),
                 "evaluate" => Evaluate(arguments),
                 "setVariable" => SetVariable(arguments),
+                "setExpression" => SetExpression(arguments),
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
         }
@@ -76,6 +77,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsConditionalBreakpoints"] = true,
             ["supportsFunctionBreakpoints"] = true,
             ["supportsSetVariable"] = true,
+            ["supportsSetExpression"] = true,
             ["supportsExceptionInfoRequest"] = true,
             ["supportsExceptionFilterOptions"] = true,
             ["exceptionBreakpointFilters"] = ExceptionFilterCapabilities(),

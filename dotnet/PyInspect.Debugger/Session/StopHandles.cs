@@ -5,13 +5,14 @@ namespace PyInspect.Debugger.Session;
 public sealed class StopHandles
 {
     private readonly object _gate = new();
-    private readonly Dictionary<int, FrameInfo> _frames = [];
+    private readonly Dictionary<int, (FrameInfo Frame, int Generation)> _frames = [];
     private readonly Dictionary<int, object> _variables = [];
     private int _next = 1000;
 
-    public int AddFrame(FrameInfo frame)
+    /// <summary>A frame read at the engine's current evaluation generation.</summary>
+    public int AddFrame(FrameInfo frame, int generation)
     {
-        lock (_gate) { _frames[++_next] = frame; return _next; }
+        lock (_gate) { _frames[++_next] = (frame, generation); return _next; }
     }
 
     public int AddVariables(object source)
@@ -19,11 +20,19 @@ public sealed class StopHandles
         lock (_gate) { _variables[++_next] = source; return _next; }
     }
 
-    public FrameInfo Frame(int id)
+    /// <summary>The frame behind an id, walked again (`refresh`) when a func-eval has run since
+    /// it was read: an evaluation lets the process run, which leaves frame objects stale.</summary>
+    public FrameInfo Frame(int id, int generation, Func<FrameInfo, FrameInfo> refresh)
     {
         lock (_gate)
-            return _frames.TryGetValue(id, out var frame) ? frame
-                : throw new Protocol.DapException($"Unknown frame id {id}: frame ids are valid until the process resumes");
+        {
+            if (!_frames.TryGetValue(id, out var entry))
+                throw new Protocol.DapException($"Unknown frame id {id}: frame ids are valid until the process resumes");
+            if (entry.Generation == generation) return entry.Frame;
+            FrameInfo fresh = refresh(entry.Frame);
+            _frames[id] = (fresh, generation);
+            return fresh;
+        }
     }
 
     public object Variables(int id)

@@ -11,6 +11,7 @@ public static class ChildReader
         ObjectChildren o => VariableReader.InstanceFields(o.Type).Count,
         ArrayChildren a => (int)a.Dimensions.Aggregate(1L, (acc, d) => acc * d),
         ListChildren l => l.Items.Count,
+        CollectionChildren c => c.Count + 1,  // the items, then "Raw View"
         _ => 0,
     };
 
@@ -24,6 +25,7 @@ public static class ChildReader
             ObjectChildren o => ReadFields(o, first, take, hex),
             ArrayChildren a => ReadElements(a, first, take, hex),
             ListChildren l => [.. l.Items.Skip(first).Take(take)],
+            CollectionChildren c => ReadCollection(c, first, take, hex),
             _ => [],
         };
     }
@@ -40,6 +42,15 @@ public static class ChildReader
                 ? new VariableView(field.DisplayName, $"<unavailable: 0x{hr:X8}>", "?", evaluateName, null, null)
                 : VariableReader.Describe(field.DisplayName, evaluateName, value, hex));
         }
+        return views;
+    }
+
+    private static List<VariableView> ReadCollection(CollectionChildren source, int first, int take, bool hex)
+    {
+        var views = new List<VariableView>(CollectionItems.Read(source, first, Math.Min(take, source.Count - first), hex));
+        if (first + take > source.Count)
+            views.Add(new VariableView("Raw View", "", "", source.EvaluateName, null, source.Raw,
+                NamedCount: Count(source.Raw) + PropertyGetters.Find(source.Raw.Type).Count));
         return views;
     }
 

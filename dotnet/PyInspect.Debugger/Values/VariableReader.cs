@@ -97,7 +97,11 @@ public static class VariableReader
                     : new VariableView(name, "null", typeName, evaluateName, null, null);
         }
         int members = InstanceFields(type).Count + PropertyGetters.Find(type).Count;
-        ChildSource? children = members > 0 ? new ObjectChildren(obj, type, evaluateName, StrongHandle(obj, isValueClass)) : null;
+        var objectChildren = members > 0 ? new ObjectChildren(obj, type, evaluateName, StrongHandle(obj, isValueClass)) : null;
+        if (objectChildren is not null && CollectionItems.For(objectChildren) is { } collection)
+            return new VariableView(name, $"Count = {collection.Count}", typeName, evaluateName, address, collection,
+                NamedCount: 1, IndexedCount: collection.Count);
+        ChildSource? children = objectChildren;
         return new VariableView(name, $"{{{typeName}}}", typeName, evaluateName, address, children, NamedCount: members);
     }
 

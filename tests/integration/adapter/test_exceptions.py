@@ -40,6 +40,12 @@ def test_all_stops_at_a_first_chance_exception_the_code_catches() -> None:
         assert info["description"] == "caught on purpose"
         assert info["breakMode"] == "always"
         assert "InspectSample.Program.Caught()" in info["details"]["stackTrace"]
+        scope = ok(peer.request("scopes", {"frameId": frame["id"]}))["scopes"][0]
+        first = ok(peer.request("variables", {"variablesReference": scope["variablesReference"]}))["variables"][0]
+        assert (first["name"], first["type"]) == ("$exception", "System.InvalidOperationException")
+        fields = {v["name"]: v["value"] for v in ok(peer.request(
+            "variables", {"variablesReference": first["variablesReference"]}))["variables"]}
+        assert fields["_message"] == '"caught on purpose"'
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
     finally:

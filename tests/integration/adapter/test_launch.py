@@ -120,3 +120,19 @@ def test_a_breakpoint_where_no_code_exists_stays_unverified() -> None:
         peer.wait_event("stopped", timeout=30)
         past_the_end = set_breakpoints(peer, TARGET, [])  # a file's set can also be emptied while stopped
         assert past_the_end == []
+
+
+def test_a_debuggee_killed_while_stopped_ends_the_session_and_requests_still_get_answers() -> None:
+    import os
+    import signal
+
+    with launched(TARGET, markers=["locals"]) as peer:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        pid = peer.wait_event("process", timeout=5)["body"]["systemProcessId"]
+        os.kill(pid, signal.SIGKILL)
+        exited = peer.wait_event("exited", timeout=15)["body"]
+        assert exited["exitCode"] == 128 + signal.SIGKILL  # as a shell reports a signal death
+        peer.wait_event("terminated", timeout=15)
+        answer = peer.request("stackTrace", {"threadId": stopped["threadId"]}, timeout=10)
+        assert answer["success"] is False and "exited" in answer["message"]
+        ok(peer.request("disconnect", {}, timeout=10))

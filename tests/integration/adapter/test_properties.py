@@ -30,3 +30,30 @@ def test_object_children_hold_fields_then_getter_values() -> None:
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         exited = peer.wait_event("exited", timeout=30)["body"]
         assert exited["exitCode"] == 0
+
+
+def test_collections_show_their_count_and_items_in_enumeration_order() -> None:
+    with launched(TARGET, args=["props"], markers=["props"]) as peer:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        frame = top_frame(peer, stopped["threadId"])
+        local = frame_variables(peer, frame["id"])
+
+        def items(name: str) -> list[tuple[str, str]]:
+            views = ok(peer.request("variables", {"variablesReference": local[name]["variablesReference"]}))["variables"]
+            assert views[-1]["name"] == "Raw View"
+            return [(v["name"], v["value"]) for v in views[:-1]]
+
+        assert local["numbers"]["value"] == "Count = 3" and local["numbers"]["indexedVariables"] == 3
+        assert items("numbers") == [("[0]", "4"), ("[1]", "5"), ("[2]", "6")]
+        assert local["ages"]["value"] == "Count = 3"
+        assert items("ages") == [('["ann"]', "31"), ('["dee"]', "50"), ('["cy"]', "7")]
+        assert items("queue") == [("[0]", '"first"'), ("[1]", '"second"')]
+        assert items("stack") == [("[0]", "3"), ("[1]", "2"), ("[2]", "1")]
+        assert items("tags") == [("[0]", '"x"'), ("[1]", '"y"')]
+        page = ok(peer.request("variables", {"variablesReference": local["numbers"]["variablesReference"],
+                                             "start": 1, "count": 1}))["variables"]
+        assert [(v["name"], v["value"]) for v in page] == [("[1]", "5")]
+        raw = ok(peer.request("variables", {"variablesReference": local["numbers"]["variablesReference"]}))["variables"][-1]
+        fields = children(peer, raw["variablesReference"])
+        assert fields["_size"]["value"] == "3" and fields["Capacity"]["pyinspectKind"] == "property"
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))

@@ -54,4 +54,23 @@ def test_a_string_field_gets_a_new_string_the_getters_then_see() -> None:
         assert members["Description"]["value"] == '"Bea \\"B\\" has 120"'
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        assert 'Bea "B" 3 2 2\n' in outputs(peer)
+        assert 'Bea "B" 3 3 2 3 2\n' in outputs(peer)
+
+
+def test_set_expression_assigns_a_local_and_a_field_path() -> None:
+    with launched(TARGET, args=["props"], markers=["props"]) as peer:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        frame = top_frame(peer, stopped["threadId"])
+        answer = ok(peer.request("setExpression", {"expression": "account.Owner", "value": '"Cy"', "frameId": frame["id"]}))
+        assert answer["value"] == '"Cy"'
+        answer = ok(peer.request("setExpression", {"expression": "numbers._items[0]", "value": "0x28",
+                                                    "frameId": frame["id"]}))
+        assert answer["value"] == "40"
+        bad = peer.request("setExpression", {"expression": "account", "value": "1", "frameId": frame["id"]})
+        assert bad["success"] is False and "takes null" in bad["message"]
+        local = frame_variables(peer, frame["id"])
+        assert children(peer, local["account"]["variablesReference"])["Description"]["value"] == '"Cy has 120"'
+        assert children(peer, local["numbers"]["variablesReference"])["[0]"]["value"] == "40"
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert "Cy 3 3 2 3 2\n" in outputs(peer)

@@ -29,7 +29,7 @@ EXPECTED_LOCALS = {
     "numbers": ("{int[3]}", "int[]"),
     "grid": ("{int[2, 3]}", "int[,]"),
     "jagged": ("{int[2][]}", "int[][]"),
-    "list": ("{System.Collections.Generic.List<int>}", "System.Collections.Generic.List<int>"),
+    "list": ("Count = 3", "System.Collections.Generic.List<int>"),
     "point": ("{AdapterSample.Point}", "AdapterSample.Point"),
     "color": ("Green", "AdapterSample.Color"),
     "access": ("Read | Write", "AdapterSample.Access"),

@@ -45,9 +45,15 @@ public static class Program
     {
         var account = new Account("Ada", 120);
         var numbers = new List<int> { 4, 5, 6 };
-        var ages = new Dictionary<string, int> { ["ann"] = 31, ["bob"] = 42 };
-        var queue = new Queue<string>(["first", "second"]);
-        Console.WriteLine($"{account.Owner} {numbers.Count} {ages.Count} {queue.Count}"); // @bp props
+        var ages = new Dictionary<string, int> { ["ann"] = 31, ["bob"] = 42, ["cy"] = 7 };
+        ages.Remove("bob");
+        ages["dee"] = 50;  // takes bob's freed entry: enumeration order ann, dee, cy
+        var queue = new Queue<string>(["zero", "first"]);
+        queue.Dequeue();
+        queue.Enqueue("second");  // wraps around the two-slot buffer: head at 1
+        var stack = new Stack<int>([1, 2, 3]);
+        var tags = new HashSet<string> { "x", "y" };
+        Console.WriteLine($"{account.Owner} {numbers.Count} {ages.Count} {queue.Count} {stack.Count} {tags.Count}"); // @bp props
         Console.WriteLine($"calls {account.Calls}"); // @bp props_after
     }
 

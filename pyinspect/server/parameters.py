@@ -1,0 +1,84 @@
+"""Tool parameter types with the descriptions agents read in each tool's input schema
+(the contracts' parameter tables). Ranges are checked in the tools, so that an
+out-of-range value answers the contract's own code (DEPTH_EXCEEDED, UNKNOWN_FRAME...)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+__all__ = [
+    "AdapterChoice",
+    "Args",
+    "BreakpointId",
+    "Condition",
+    "Cwd",
+    "Depth",
+    "Env",
+    "ExceptionFilter",
+    "ExceptionType",
+    "Expand",
+    "Expression",
+    "File",
+    "Format",
+    "FrameIndex",
+    "HitCount",
+    "Line",
+    "MaxFrames",
+    "ObjectRef",
+    "Pid",
+    "Preview",
+    "Program",
+    "Scope",
+    "StartFrame",
+    "StepMode",
+    "StopAtEntry",
+    "Subject",
+    "Terminate",
+    "ThreadId",
+    "TimeoutMs",
+    "WaitForStop",
+    "WaitMs",
+]
+
+# where in the paused process
+ThreadId = Annotated[int | None, Field(description="Thread id from threads_list (default: the thread that stopped)")]
+FrameIndex = Annotated[int, Field(description="Stack frame, 0 = top (see stacktrace_get)")]
+StartFrame = Annotated[int, Field(description="First frame to return, 0 = top")]
+MaxFrames = Annotated[int, Field(description="At most this many frames (1-1000)")]
+
+# inspection
+Scope = Annotated[Literal["locals", "arguments", "this", "all"], Field(description="Which variables of the frame")]
+Expand = Annotated[str | None, Field(description="A path (this._repository, items[2].Name) whose children to list")]
+Expression = Annotated[str, Field(description="C# expression: names, member access, indexers")]
+Format = Annotated[Literal["default", "hex", "binary"], Field(description="How integers are rendered")]
+
+# memory
+ObjectRef = Annotated[str, Field(description="Variable name or expression naming an object")]
+Depth = Annotated[int, Field(description="Levels of references to expand (1-10)")]
+Subject = Annotated[str, Field(description="Variable name or expression (a local, this.field, a path)")]
+Preview = Annotated[int, Field(description="How many first/last elements to include (1-50)")]
+TimeoutMs = Annotated[int, Field(description="Time budget in ms; a walk cut short by it says isSampled")]
+
+# session
+Program = Annotated[str, Field(description="Path of the program: a .dll (run with dotnet) or an apphost")]
+Args = Annotated[list[str] | None, Field(description="Command-line arguments of the program")]
+Cwd = Annotated[str | None, Field(description="Working directory (default: the server's)")]
+Env = Annotated[dict[str, str] | None, Field(description="Environment variables added for the program")]
+StopAtEntry = Annotated[bool, Field(description="Pause before user code runs")]
+AdapterChoice = Annotated[Literal["pyinspect", "netcoredbg"] | None,
+                          Field(description="Debug adapter (default: the server's, normally pyinspect)")]
+Pid = Annotated[int, Field(description="Process id of a running .NET process")]
+Terminate = Annotated[bool | None, Field(description="Kill the process (default: only if it was launched)")]
+WaitMs = Annotated[int, Field(description="Longest wait in milliseconds (0-600000)")]
+WaitForStop = Annotated[bool, Field(description="Block until the next stop or exit")]
+StepMode = Annotated[Literal["over", "into", "out"], Field(description="Step over the line, into its call, or out")]
+File = Annotated[str, Field(description="Full path of the .cs source file")]
+Line = Annotated[int, Field(description="1-based source line")]
+BreakpointId = Annotated[int, Field(description="Id from breakpoint_set or breakpoint_list")]
+Condition = Annotated[str | None, Field(description="C# boolean expression; stop only when true")]
+HitCount = Annotated[int | None, Field(description="Stop only from the Nth hit on (1 or more)")]
+ExceptionFilter = Annotated[Literal["all", "user_unhandled"],
+                            Field(description="all: every throw; user_unhandled: about to go unhandled")]
+ExceptionType = Annotated[str | None, Field(description="Only this .NET exception type (System.FormatException)")]

@@ -1,0 +1,117 @@
+"""The notebook face of a debug session (pyinspect.launch / pyinspect.debug_attach ->
+Debugger) against AgentStory and DebuggeeLoop under our adapter: stack and locals as
+DataFrames, evaluation, stepping, heap reads, and the session's end as debug_disconnect's."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from support.targets import marker_line, running_target, target_dll, target_source, wait_for_file
+from test_client_attach import counter_moves
+
+import pyinspect
+from pyinspect.errors import (
+    DepthExceededError,
+    EvaluationError,
+    InvalidParameterError,
+    NotPausedError,
+)
+
+STORY = str(target_source("AgentStory"))
+
+
+def story_line(marker: str) -> int:
+    return marker_line("AgentStory", marker)
+
+
+@pytest.fixture
+def at_price() -> Iterator[pyinspect.Debugger]:
+    dbg = pyinspect.launch(str(target_dll("AgentStory")), ["4"], breakpoints=[(STORY, story_line("price"))])
+    try:
+        state = dbg.wait(20)
+        assert state.state == "paused" and state.location is not None, state
+        yield dbg
+    finally:
+        dbg.close()
+
+
+def test_stack_and_locals_come_as_dataframes(at_price: pyinspect.Debugger) -> None:
+    stack = at_price.stack()
+    assert list(stack.columns) == ["index", "function", "file", "line", "module"]
+    assert list(stack["function"][:3]) == ["Price", "Process", "Main"]
+    assert (stack["line"][0], stack["file"][0], stack["module"][0]) == (story_line("price"), STORY, "AgentStory.dll")
+    local = at_price.locals()
+    assert list(local["name"]) == ["this", "quantity", "unit", "total"]
+    assert local.set_index("name").loc["quantity", ["value", "scope"]].tolist() == ["1", "argument"]
+    assert list(at_price.locals(scope="arguments")["name"]) == ["quantity"]
+    caller = at_price.locals(frame=1, scope="arguments").set_index("name")["value"].to_dict()
+    assert caller == {"quantities": "{int[3]}", "label": '"first"'}
+    customer = at_price.children("this._customer").set_index("name")["value"]
+    assert (customer["Name"], customer["Id"], customer["Referrer"]) == ('"Ada"', "7", "null")
+    assert "Price" in repr(at_price) and "paused" in repr(at_price)
+
+
+def test_eval_step_and_continue(at_price: pyinspect.Debugger) -> None:
+    assert at_price.eval("this._customer.Name") == '"Ada"'
+    with pytest.raises(EvaluationError):
+        at_price.eval("no_such_name")
+    stepped = at_price.step()
+    assert stepped.stop_reason == "step" and stepped.location is not None
+    assert stepped.location.line == story_line("price-return")
+    assert at_price.eval("total") == "2.5"
+    again = at_price.cont()
+    assert again.state == "paused" and at_price.eval("quantity") == "2"
+    bp = at_price.break_at(STORY, story_line("exit"))
+    assert bp.verified is True
+    at_price.session.remove_breakpoint(1)
+    at_exit = at_price.cont()
+    assert at_exit.location is not None and at_exit.location.line == story_line("exit")
+    assert at_price.eval("exitCode") == "4"
+    end = at_price.cont()
+    assert end.state == "exited" and end.exit_code == 4, end
+
+
+def test_heap_reads_at_the_adapters_address(at_price: pyinspect.Debugger) -> None:
+    orders = at_price.collection("this._customer.Orders")
+    assert (orders.count, orders.kind, orders.element_type) == (1, "List", "AgentStory.Order")
+    customer = at_price.object("this._customer", depth=2)
+    assert customer.type_name == "AgentStory.Customer" and customer.field("Id").value == "7"
+    assert customer.field("Id").offset > 0 and customer.size > 0
+    summary = at_price.summary("this._customer")
+    assert summary.field("Name").value == '"Ada"' and "Referrer" in summary.null_fields
+    with pytest.raises(DepthExceededError):
+        at_price.object("this._customer", depth=11)
+    with pytest.raises(InvalidParameterError):
+        at_price.object("unit")  # a decimal local: a struct value, no heap object
+
+
+def test_close_terminates_what_it_launched() -> None:
+    dbg = pyinspect.launch(str(target_dll("AgentStory")), breakpoints=[(STORY, story_line("exit"))])
+    try:
+        assert dbg.wait(20).state == "paused"
+        pid = dbg.state.pid
+        assert pid is not None
+    finally:
+        dbg.close()
+    deadline = time.monotonic() + 10
+    while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+        assert time.monotonic() < deadline, "the launched program outlived close()"
+        time.sleep(0.05)
+
+
+def test_attach_pause_read_and_close_leave_the_process_running(tmp_path: Path) -> None:
+    counter = tmp_path / "counter.txt"
+    with running_target("DebuggeeLoop", str(counter)) as proc:
+        wait_for_file(counter, proc=proc)
+        with pyinspect.debug_attach(proc.pid) as dbg:
+            with pytest.raises(NotPausedError):
+                dbg.locals()
+            assert dbg.pause().state == "paused"
+            assert not counter_moves(counter)
+            assert len(dbg.stack(thread_id=dbg.state.thread_id)) >= 1
+        assert counter_moves(counter), "the debuggee stayed stopped after close()"
+        assert proc.poll() is None
