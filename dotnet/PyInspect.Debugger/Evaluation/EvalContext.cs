@@ -16,6 +16,9 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     public ModuleCatalog Modules { get; } = modules;
     public IDebuggeeCalls? Calls { get; } = calls;
 
+    /// <summary>The exception in flight on the thread (`$exception`), if any.</summary>
+    public Func<ICorDebugValue?>? CurrentException { get; init; }
+
     /// <summary>Elements LINQ enumerates before giving up (reported in the error).</summary>
     public int ItemBudget { get; init; } = 100_000;
 

@@ -16,7 +16,11 @@ public sealed partial class Interpreter(EvalContext context)
     public EvalContext Context => context;
 
     /// <summary>Parse and evaluate C# expression text.</summary>
-    public static object? Evaluate(string text, EvalContext context) => new Interpreter(context).Eval(Parse(text));
+    public static object? Evaluate(string text, EvalContext context) =>
+        new Interpreter(context).Eval(Parse(text.Replace("$exception", ExceptionName, StringComparison.Ordinal)));
+
+    /// <summary>What `$exception` (not a C# name) is parsed as.</summary>
+    private const string ExceptionName = "__pyinspect_exception";
 
     public static ExpressionSyntax Parse(string text)
     {
@@ -99,6 +103,9 @@ public sealed partial class Interpreter(EvalContext context)
     private object? Name(string name, ExpressionSyntax syntax)
     {
         if (context.TryLambdaVariable(name, out object? scoped)) return scoped;
+        if (name == ExceptionName)
+            return context.CurrentException?.Invoke() is { } exception ? new RemoteValue(exception)
+                : throw new EvalException("'$exception' is not available: no exception is in flight on this thread");
         if (context.Variable(name) is { Kind: not "this" } variable)
             return variable.Value is null
                 ? throw new EvalException($"'{name}' is not available here (0x{variable.ErrorCode:X8})")

@@ -19,7 +19,11 @@ public sealed partial class DebugSession
     {
         FrameInfo live = Revive(frame);
         ulong start = FrameStarts.TryGetValue(live, out var box) ? box.Value : 0;
-        return new EvalContext(live, _modules, EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame));
+        return new EvalContext(live, _modules, EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame))
+        {
+            CurrentException = () => _engine?.GetThread(live.ThreadId) is { } thread && thread.GetCurrentException(out var exception) >= 0
+                ? exception : null,
+        };
     }
 
     /// <summary>The frame itself, or (after a func-eval neutered it) the same frame found again on its thread.</summary>

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support.adapter_session import children, launched, ok, top_frame
 from support.dap_wire import WirePeer
-from support.targets import read_truth
+from support.targets import read_truth, target_dll
 
 TARGET = "EvalSample"
 
@@ -215,3 +215,20 @@ def test_a_getter_that_never_returns_is_aborted_and_the_debuggee_stays_usable(fr
     thread = peer.request("threads")["body"]["threads"][0]["id"]
     ok(peer.request("continue", {"threadId": thread}))
     assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+
+
+def test_the_exception_in_flight_is_named_dollar_exception() -> None:
+    peer = WirePeer("--interpreter=vscode")
+    try:
+        ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+        ok(peer.request("launch", {"program": str(target_dll("InspectSample")), "args": ["caught"]}, timeout=30))
+        ok(peer.request("setExceptionBreakpoints", {"filters": ["all"]}))
+        ok(peer.request("configurationDone"))
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        session = (peer, top_frame(peer, stopped["threadId"])["id"], {})
+        assert result(session, "$exception._message") == ('"caught on purpose"', "string")
+        assert result(session, "$exception.Message.Length") == ("17", "int")
+        assert result(session, "$exception is InvalidOperationException") == ("true", "bool")
+        assert result(session, "$exception")[1] == "System.InvalidOperationException"
+    finally:
+        peer.close()
