@@ -46,6 +46,10 @@ public static class Arguments
                 if (Primitives.ContainsKey(parameter) || parameter == "System.String") return -1;
                 string plain = parameter.Contains('<') ? parameter[..parameter.IndexOf('<')] : parameter.TrimEnd('&');
                 return Types.TypeChain(remote.Value).Contains(plain) ? 3 : 1;
+            case decimal:
+                return parameter == "System.Decimal" ? 3 : -1;
+            case int or long or short or sbyte or byte or ushort or uint when parameter == "System.Decimal":
+                return 1;
             default:
                 if (!Primitives.TryGetValue(parameter, out var target)) return -1;
                 if (argument.GetType() == target.Type) return 3;
@@ -86,10 +90,34 @@ public static class Arguments
             case EnumValue e:
                 return context.NewPrimitive(CorElementType.I4, BitConverter.GetBytes((int)e.Number));
         }
+        if (parameter == "System.Decimal") return NewDecimal(context, System.Convert.ToDecimal(argument, System.Globalization.CultureInfo.InvariantCulture));
         if (!Primitives.TryGetValue(parameter, out var target))
             throw new EvalException($"cannot pass {Display.LocalTypeName(argument)} as {parameter} (boxing is not supported)");
         object converted = Operators.Convert(argument, target.Type, parameter)!;
         return context.NewPrimitive(target.ElementType, Bytes(converted));
+    }
+
+    /// <summary>A decimal made in the debuggee exactly: (decimal)unscaled / (decimal)10^scale, by its own operators.</summary>
+    private static ICorDebugValue NewDecimal(EvalContext context, decimal value)
+    {
+        if (Types.Resolve("System.Decimal", context) is not { } type || EvalMetadata.Open(type.Module.Path) is not { } md
+            || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0 || cls.GetModule(out var module) < 0)
+            throw new EvalException("cannot find System.Decimal to pass a decimal");
+        int scale = value.Scale;
+        decimal unscaled = value * (decimal)Math.Pow(10, scale);
+        if (unscaled is > long.MaxValue or < long.MinValue || scale > 18)
+            throw new EvalException($"cannot pass the decimal {value}: more than 18 digits");
+        ICorDebugValue Operator(string name, IReadOnlyList<string> parameters, IReadOnlyList<ICorDebugValue> arguments)
+        {
+            var method = md.Methods(type.Token, name).FirstOrDefault(m => m.ParameterTypes.SequenceEqual(parameters) && m.ReturnType == "System.Decimal")
+                ?? throw new EvalException($"cannot find decimal.{name}");
+            if (module.GetFunctionFromToken(method.Token, out var function) < 0) throw new EvalException($"cannot find decimal.{name}");
+            return context.Call(function, [], arguments) ?? throw new EvalException($"decimal.{name} returned nothing");
+        }
+        ICorDebugValue Whole(long number) =>
+            Operator("op_Implicit", ["System.Int64"], [context.NewPrimitive(CorElementType.I8, BitConverter.GetBytes(number))]);
+        ICorDebugValue numerator = Whole((long)unscaled);
+        return scale == 0 ? numerator : Operator("op_Division", ["System.Decimal", "System.Decimal"], [numerator, Whole((long)Math.Pow(10, scale))]);
     }
 
     private static byte[] Bytes(object value) => value switch

@@ -175,6 +175,12 @@ def test_getters_and_methods_run_in_the_debuggee(stopped: Session, expression: s
     assert result(stopped, expression) == (value, type_name)
 
 
+def test_decimal_arguments_are_made_exactly_in_the_debuggee(stopped: Session) -> None:
+    value, type_name = result(stopped, "orders[1].WithTax(0.1m)")
+    assert type_name == "decimal" and Decimal(value) == Decimal(str(stopped[2]["withTax"]))
+    assert result(stopped, "orders[1].WithTax(2)") == ("450", "decimal")
+
+
 def test_linq_results_of_calls_stay_readable_after_later_calls(stopped: Session) -> None:
     body = ok(evaluate(stopped, 'orders.Select(o => o.Describe("x"))'))
     items = children(stopped[0], body["variablesReference"])
