@@ -18,6 +18,10 @@ public static class Arguments
         ["System.Single"] = (typeof(float), CorElementType.R4), ["System.Double"] = (typeof(double), CorElementType.R8),
     };
 
+    /// <summary>The metadata name of a local primitive's own type, for a generic parameter it instantiates.</summary>
+    private static string? OwnPrimitive(object value) =>
+        value.GetType().FullName is { } name && Primitives.ContainsKey(name) ? name : null;
+
     /// <summary>How well the arguments fit: -1 no, higher is better (exact primitive types count most).</summary>
     public static int Score(IReadOnlyList<string> parameters, IReadOnlyList<object?> arguments)
     {
@@ -51,6 +55,7 @@ public static class Arguments
             case int or long or short or sbyte or byte or ushort or uint when parameter == "System.Decimal":
                 return 1;
             default:
+                if (generic) return OwnPrimitive(argument) is null ? -1 : 1;
                 if (!Primitives.TryGetValue(parameter, out var target)) return -1;
                 if (argument.GetType() == target.Type) return 3;
                 return ImplicitlyConverts(argument, target.Type) ? 2 : -1;
@@ -90,6 +95,7 @@ public static class Arguments
             case EnumValue e:
                 return context.NewPrimitive(CorElementType.I4, BitConverter.GetBytes((int)e.Number));
         }
+        if (parameter.StartsWith('!') && OwnPrimitive(argument) is { } own) parameter = own;
         if (parameter == "System.Decimal") return NewDecimal(context, System.Convert.ToDecimal(argument, System.Globalization.CultureInfo.InvariantCulture));
         if (!Primitives.TryGetValue(parameter, out var target))
             throw new EvalException($"cannot pass {Display.LocalTypeName(argument)} as {parameter} (boxing is not supported)");

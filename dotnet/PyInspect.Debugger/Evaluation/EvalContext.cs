@@ -28,6 +28,11 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     /// <summary>Timeout for each func-eval (null: the engine's default).</summary>
     public TimeSpan? CallTimeout { get; init; }
 
+    private static int _generation;
+
+    /// <summary>Counts the func-evals run (by any evaluation): values read before the last one may be neutered.</summary>
+    public static int Generation => Volatile.Read(ref _generation);
+
     public DateTime Started { get; } = DateTime.UtcNow;
     public int ItemsVisited { get; set; }
     public int CallsMade { get; private set; }
@@ -128,6 +133,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 
     private void Refresh()
     {
+        Interlocked.Increment(ref _generation);
         if (refreshFrame?.Invoke() is { } fresh) Frame = fresh;
     }
 

@@ -104,7 +104,15 @@ public sealed class EvalMetadata
         }
     }
 
-    public IEnumerable<EvalField> Fields(int typeDefToken)
+    private readonly ConcurrentDictionary<int, EvalField[]> _fields = new();
+    private readonly ConcurrentDictionary<int, EvalProperty[]> _properties = new();
+
+    /// <summary>A type's fields (cached: member lookups run once per element in LINQ).</summary>
+    public IReadOnlyList<EvalField> Fields(int typeDefToken) => _fields.GetOrAdd(typeDefToken, t => [.. ReadFields(t)]);
+
+    public IReadOnlyList<EvalProperty> Properties(int typeDefToken) => _properties.GetOrAdd(typeDefToken, t => [.. ReadProperties(t)]);
+
+    private IEnumerable<EvalField> ReadFields(int typeDefToken)
     {
         var type = _md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(typeDefToken & 0xFFFFFF));
         foreach (var handle in type.GetFields())
@@ -135,7 +143,7 @@ public sealed class EvalMetadata
         };
     }
 
-    public IEnumerable<EvalProperty> Properties(int typeDefToken)
+    private IEnumerable<EvalProperty> ReadProperties(int typeDefToken)
     {
         var type = _md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(typeDefToken & 0xFFFFFF));
         foreach (var handle in type.GetProperties())

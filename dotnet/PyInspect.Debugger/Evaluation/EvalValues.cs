@@ -6,8 +6,26 @@ using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
 
-/// <summary>A value in the debuggee (object, array, struct), shown as the variables view shows it.</summary>
-public sealed record RemoteValue(ICorDebugValue Value);
+/// <summary>A value in the debuggee (object, array, struct), shown as the variables view shows it.
+/// One read from a collection knows how to read itself again after a func-eval neutered it.</summary>
+public sealed class RemoteValue(ICorDebugValue value, Func<ICorDebugValue>? reread = null)
+{
+    private ICorDebugValue _value = value;
+    private int _generation = EvalContext.Generation;
+
+    public ICorDebugValue Value
+    {
+        get
+        {
+            if (reread is not null && _generation != EvalContext.Generation)
+            {
+                _value = reread();
+                _generation = EvalContext.Generation;
+            }
+            return _value;
+        }
+    }
+}
 
 /// <summary>An enum value: its C# type name, underlying number and member name(s).</summary>
 public sealed record EnumValue(string TypeName, long Number, string Text)

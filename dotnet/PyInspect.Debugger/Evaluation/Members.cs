@@ -13,7 +13,7 @@ public static class Members
 {
     public static object? Instance(Interpreter interpreter, object? target, string name, string ownerText)
     {
-        if (target is RemoteValue nullable && IsNullableType(nullable) && name is "HasValue" or "Value")
+        if (name is "HasValue" or "Value" && target is RemoteValue nullable && IsNullableType(nullable))
         {
             object? inner = Interpreter.Local(nullable);
             if (name == "HasValue") return inner is not null;

@@ -45,8 +45,8 @@ public static class Sequences
         {
             "System.Collections.Generic.List`1" => ArrayItems(context, Members.RawField(value, "_items"), 0, SizeOf(value, "_size")),
             "System.Collections.Generic.Dictionary`2" => EntryItems(context, value, e =>
-                new PairValue(new RemoteValue(Members.RawField(e, "key")!), new RemoteValue(Members.RawField(e, "value")!)), "next"),
-            "System.Collections.Generic.HashSet`1" => EntryItems(context, value, e => new RemoteValue(Members.RawField(e, "Value")!), "Next"),
+                new PairValue(EntryField(e, "key"), EntryField(e, "value")), "next"),
+            "System.Collections.Generic.HashSet`1" => EntryItems(context, value, e => EntryField(e, "Value"), "Next"),
             "System.Collections.Generic.Queue`1" => QueueItems(context, value),
             "System.Collections.Generic.Stack`1" => ArrayItems(context, Members.RawField(value, "_array"), 0, SizeOf(value, "_size")).Reverse(),
             _ => throw new EvalException($"cannot enumerate '{sourceText}' ({Types.RuntimeTypeName(new RemoteValue(value))}) in the adapter: arrays, List, Dictionary, HashSet, Queue and Stack are supported"),
@@ -56,32 +56,47 @@ public static class Sequences
     private static int SizeOf(ICorDebugValue collection, string field) =>
         Members.RawField(collection, field) is { } size && EvalValues.FromDebuggee(size) is int n ? n : 0;
 
-    /// <summary>Elements of an array (held by a handle, each element too, while func-evals may run meanwhile).</summary>
+    /// <summary>Elements of an array held by a handle; each element can read itself again from it after a func-eval.</summary>
     private static IEnumerable<object?> ArrayItems(EvalContext context, ICorDebugValue? arrayValue, int start, int? count)
     {
         if (arrayValue is null) yield break;
         ICorDebugValue held = context.Pin(arrayValue);
-        if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue first) yield break;
-        first.GetCount(out uint length);
+        int generation = EvalContext.Generation;
+        if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array) yield break;
+        array.GetCount(out uint length);
         int end = count is { } c ? Math.Min(start + c, (int)length) : (int)length;
+        ICorDebugValue Element(ICorDebugArrayValue from, int i) =>
+            from.GetElementAtPosition((uint)i, out var element) >= 0 ? element : throw new EvalException($"cannot read element {i} of the collection");
         for (int i = start; i < end; i++)
         {
-            if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)i, out var element) < 0)
-                throw new EvalException($"cannot read element {i} of the collection");
-            ICorDebugValue item = context.Pin(element);
-            yield return item is ICorDebugReferenceValue ? new RemoteValue(item) : Interpreter.Local(new RemoteValue(item));
+            if (generation != EvalContext.Generation)
+            {
+                array = PathEvaluator.Dereference(held) as ICorDebugArrayValue ?? throw new EvalException("the collection went away");
+                generation = EvalContext.Generation;
+            }
+            int index = i;
+            var item = new RemoteValue(Element(array, i), () => Element((ICorDebugArrayValue)PathEvaluator.Dereference(held)!, index));
+            yield return item.Value is ICorDebugReferenceValue ? item : Interpreter.Local(item) is var local && local is RemoteValue ? item : local;
         }
     }
 
     /// <summary>Dictionary and HashSet keep entries in insertion order; freed ones have next &lt; -1.</summary>
-    private static IEnumerable<object?> EntryItems(EvalContext context, ICorDebugValue collection, Func<ICorDebugValue, object?> item, string nextField)
+    /// <summary>A field of a Dictionary/HashSet entry, read again through the entry after a func-eval.</summary>
+    private static object? EntryField(RemoteValue entry, string name)
+    {
+        ICorDebugValue Read() => Members.RawField(entry.Value, name) ?? throw new EvalException($"the collection entry has no '{name}'");
+        var field = new RemoteValue(Read(), Read);
+        return Interpreter.Local(field) is var local && local is RemoteValue ? field : local;
+    }
+
+    private static IEnumerable<object?> EntryItems(EvalContext context, ICorDebugValue collection, Func<RemoteValue, object?> item, string nextField)
     {
         int count = SizeOf(collection, "_count");
         foreach (RemoteValue? entry in ArrayItems(context, Members.RawField(collection, "_entries"), 0, count).Cast<RemoteValue?>())
         {
             if (entry is null || Members.RawField(entry.Value, nextField) is not { } next) continue;
             if (EvalValues.FromDebuggee(next) is int n && n < -1) continue;
-            yield return item(entry.Value);
+            yield return item(entry);
         }
     }
 

@@ -167,6 +167,8 @@ CALLS = [
     ("orders[0].Id + orders[0].Add(1, 2)", "5", "int"), ("orders.Where(o => o.IsBig()).Count()", "2", "int"),
     ('orders.Where(o => o.Label.Contains("Shipped")).Select(o => o.Id).Sum()', "6", "int"),
     ("numbers.Where(n => Config.Twice(n) > 9).Sum()", "13", "int"),
+    ("cells[2, 3]", "23", "int"), ('cells["b2"]', '"cell b2"', "string"), ("Config.Echo(count)", "42", "int"),
+    ("Config.Echo(text)", '"Hello"', "string"), ("Config.FirstOf(orders).Id", "1", "int"),
 ]
 
 
@@ -188,6 +190,18 @@ def test_linq_results_of_calls_stay_readable_after_later_calls(stopped: Session)
     shipped = ok(evaluate(stopped, 'orders.Where(o => o.Label.Contains("Shipped")).ToList()'))
     first = children(stopped[0], shipped["variablesReference"])["[0]"]
     assert {n: f["value"] for n, f in children(stopped[0], first["variablesReference"]).items()}["Id"] == "2"
+
+
+def test_linq_over_thousands_of_objects_is_exact(stopped: Session) -> None:
+    assert result(stopped, "manyOrders.Count(o => o.Total > 250)") == (str(sum(1 for i in range(20_000) if i % 500 > 250)), "int")
+    assert result(stopped, "manyOrders.Sum(o => o.Id)") == (str(sum(range(20_000))), "int")
+
+
+def test_linq_stops_at_its_item_budget_and_says_so(stopped: Session) -> None:
+    response = evaluate(stopped, "many.Count(x => x % 2 == 0)")
+    assert response["success"] is False
+    assert "stopped after 100000 items: the evaluation's item budget is used up" in response["message"]
+    assert result(stopped, "many.Take(3).Sum()") == ("3", "int")
 
 
 @pytest.fixture

@@ -45,6 +45,14 @@ public static class Config
     public const string Name = "eval";
     public static string Greeting { get; } = "hi";
     public static int Twice(int x) => 2 * x;
+    public static T Echo<T>(T value) => value;
+    public static T FirstOf<T>(List<T> items) => items[0];
+}
+
+public class Grid
+{
+    public int this[int row, int column] => row * 10 + column;
+    public string this[string name] => "cell " + name;
 }
 
 public static class OrderExtensions
@@ -106,6 +114,9 @@ public class Program
         Access access = Access.Read | Access.Write;
         Point point = new(3, 4);
         object boxed = orders[0];
+        var cells = new Grid();
+        int[] many = Enumerable.Range(0, 150_000).ToArray();
+        var manyOrders = Enumerable.Range(0, 20_000).Select(i => new Order { Id = i, Total = i % 500 }).ToList();
         Config.MaxItems += counter;
         var truth = new Dictionary<string, object?>
         {
@@ -121,7 +132,7 @@ public class Program
             ["names"] = string.Join(",", orders.OrderByDescending(o => o.Total).Select(o => o.Id)),
         };
         File.WriteAllText(truthPath, JsonSerializer.Serialize(truth));
-        Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {instanceField} {Title} {counter}"); // @bp eval
+        Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {cells} {many.Length} {manyOrders.Count} {instanceField} {Title} {counter}"); // @bp eval
     }
 
     private static void Loop(int rounds)
