@@ -18,6 +18,66 @@ public static class Arguments
         ["System.Single"] = (typeof(float), CorElementType.R4), ["System.Double"] = (typeof(double), CorElementType.R8),
     };
 
+    private static readonly string[] ArrayInterfaces =
+    [
+        "System.Collections.Generic.IEnumerable`1", "System.Collections.Generic.IList`1", "System.Collections.Generic.ICollection`1",
+        "System.Collections.Generic.IReadOnlyList`1", "System.Collections.Generic.IReadOnlyCollection`1",
+        "System.Collections.IEnumerable", "System.Collections.IList", "System.Collections.ICollection",
+    ];
+
+    /// <summary>A debuggee object fits a parameter of its own type, a base, an interface it implements,
+    /// object, or a generic parameter; never anything else (a wrong type would corrupt the call).</summary>
+    private static int FitObject(string parameter, RemoteValue remote)
+    {
+        if (parameter.StartsWith('!')) return 1;
+        if (parameter == "System.Object") return 1;
+        string plain = parameter.Contains('<') ? parameter[..parameter.IndexOf('<')] : parameter.TrimEnd('&');
+        var chain = Types.TypeChain(remote.Value).ToList();
+        if (chain.Contains(plain)) return ElementsFit(parameter, remote) ? 3 : -1;
+        if (chain.Contains("System.Array"))
+            return (ArrayInterfaces.Contains(plain) && ElementsFit(parameter, remote)) || CSharpArrayName(parameter) == chain[0] ? 2 : -1;
+        return -1;
+    }
+
+    /// <summary>`IEnumerable&lt;string&gt;` takes a collection of strings only; `IEnumerable&lt;!!0&gt;` any.</summary>
+    private static bool ElementsFit(string parameter, RemoteValue remote)
+    {
+        int angle = parameter.IndexOf('<');
+        if (angle < 0) return true;
+        string inner = parameter[(angle + 1)..^1];
+        if (inner.StartsWith('!') || inner.Contains(',') || inner.Contains('<')) return true;
+        return CSharpArrayName(inner) == Sequences.ElementTypeName(remote);
+    }
+
+    /// <summary>Class type parameters (!0, !1) replaced by the receiver's type arguments' metadata names.</summary>
+    public static IReadOnlyList<string> Instantiate(IReadOnlyList<string> parameters, IReadOnlyList<ICorDebugType>? typeArguments)
+    {
+        if (typeArguments is null || typeArguments.Count == 0) return parameters;
+        return [.. parameters.Select(p => p.Length > 1 && p[0] == '!' && p[1] != '!' && int.TryParse(p[1..], out int k) && k < typeArguments.Count
+            && MetadataName(typeArguments[k]) is { } name ? name : p)];
+    }
+
+    private static string? MetadataName(ICorDebugType type)
+    {
+        if (type.GetType(out int elementType) < 0) return null;
+        if (elementType == CorElementType.String) return "System.String";
+        if (elementType == CorElementType.Object) return "System.Object";
+        foreach (var (name, primitive) in Primitives)
+            if (primitive.ElementType == elementType) return name;
+        return elementType is CorElementType.Class or CorElementType.ValueType && type.GetClass(out var cls) >= 0
+            && TypeNames.TypeArguments(type).Count == 0 ? TypeNames.DeclaredName(cls) : null;
+    }
+
+    /// <summary>"System.Int32[]" as C# writes it ("int[]"), to compare with an array's runtime type name.</summary>
+    private static string CSharpArrayName(string parameter)
+    {
+        int bracket = parameter.IndexOf('[');
+        if (bracket < 0) return parameter;
+        string element = parameter[..bracket];
+        string? alias = Display.LocalTypeName(Operators.PrimitiveType(element) is { } type ? System.Activator.CreateInstance(type) : null);
+        return (Operators.PrimitiveType(element) is null ? element == "System.String" ? "string" : element : alias) + parameter[bracket..];
+    }
+
     /// <summary>The metadata name of a local primitive's own type, for a generic parameter it instantiates.</summary>
     private static string? OwnPrimitive(object value) =>
         value.GetType().FullName is { } name && Primitives.ContainsKey(name) ? name : null;
@@ -47,9 +107,7 @@ public static class Arguments
             case EnumValue e:
                 return parameter.Replace('+', '.') == e.TypeName ? 3 : -1;
             case RemoteValue remote:
-                if (Primitives.ContainsKey(parameter) || parameter == "System.String") return -1;
-                string plain = parameter.Contains('<') ? parameter[..parameter.IndexOf('<')] : parameter.TrimEnd('&');
-                return Types.TypeChain(remote.Value).Contains(plain) ? 3 : 1;
+                return FitObject(parameter, remote);
             case decimal:
                 return parameter == "System.Decimal" ? 3 : -1;
             case int or long or short or sbyte or byte or ushort or uint when parameter == "System.Decimal":

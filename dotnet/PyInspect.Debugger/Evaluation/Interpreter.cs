@@ -60,9 +60,19 @@ public sealed partial class Interpreter(EvalContext context)
         TypeOfExpressionSyntax typeOf => new TypeOfValue(TypeNameOf(typeOf.Type)),
         DefaultExpressionSyntax @default => Operators.DefaultOf(TypeNameOf(@default.Type)),
         CheckedExpressionSyntax @checked => Eval(@checked.Expression),
+        ImplicitArrayCreationExpressionSyntax array => LocalArray(array.Initializer.Expressions),
+        ArrayCreationExpressionSyntax { Initializer: { } initializer } => LocalArray(initializer.Expressions),
+        CollectionExpressionSyntax collection => LocalArray(collection.Elements.Select(e => e is ExpressionElementSyntax x ? x.Expression : throw Unsupported(e))),
         SizeOfExpressionSyntax size => Operators.SizeOf(TypeNameOf(size.Type)) ?? throw Unsupported(syntax),
         _ => throw Unsupported(syntax),
     };
+
+    /// <summary>`new[] { 1, 2 }` and `[1, 2]`: a sequence computed here (for Contains, LINQ, indexing).</summary>
+    private SequenceValue LocalArray(IEnumerable<ExpressionSyntax> elements)
+    {
+        var items = elements.Select(e => Stable(Eval(e))).ToList();
+        return new SequenceValue(items, items.Select(Local).FirstOrDefault(i => i is not null) is { } first ? Types.RuntimeTypeName(first) : "object");
+    }
 
     /// <summary>A value that survives func-evals run later in the expression: primitives read
     /// into the adapter, objects held by a handle.</summary>

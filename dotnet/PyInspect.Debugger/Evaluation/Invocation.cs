@@ -3,6 +3,7 @@
 // func-eval, with overloads picked by argument count and kinds.
 using System.Reflection;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Session;
@@ -23,8 +24,13 @@ public sealed partial class Interpreter
             _ => throw Unsupported(invocation),
         };
         string text = invocation.ToString();
+        if (!hasReceiver && name == "nameof" && arguments.Count == 1)
+            return arguments[0].Expression is MemberAccessExpressionSyntax m ? m.Name.Identifier.ValueText : arguments[0].Expression.ToString();
         if (hasReceiver && receiver is not TypeRef && Linq.Handles(name, receiver, arguments))
             return Linq.Apply(this, receiver, name, arguments, text);
+        if (receiver is TypeRef { FullName: "System.Linq.Enumerable" } && arguments.Count > 0
+            && Stable(Eval(arguments[0].Expression)) is var source && Linq.Handles(name, source, SyntaxFactory.SeparatedList(arguments.Skip(1))))
+            return Linq.Apply(this, source, name, SyntaxFactory.SeparatedList(arguments.Skip(1)), text);
         var values = arguments.Select(a => a.Expression is LambdaExpressionSyntax
             ? throw new EvalException($"cannot evaluate '{text}': lambdas are supported in LINQ operators only")
             : Local(Eval(a.Expression))).ToList();
@@ -84,14 +90,23 @@ public static class Invocation
 
     public static object? CallStatic(Interpreter interpreter, TypeRef type, string name, List<object?> arguments, string text)
     {
-        if (LocalStaticTypes.Contains(type.FullName) && arguments.All(a => a is not (RemoteValue or SequenceValue or PairValue or EnumValue))
-            && Type.GetType(type.FullName) is { } local)
-            return Reflect(local, null, name, arguments, text);
+        if (LocalStaticTypes.Contains(type.FullName) && arguments.Select(LocalArgument).ToList() is var locals
+            && locals.All(a => a is not (RemoteValue or SequenceValue or PairValue or EnumValue)) && Type.GetType(type.FullName) is { } local)
+            return Reflect(local, null, name, locals, text);
         if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
             throw new EvalException($"cannot read the metadata of '{type.FullName}'");
         var candidates = md.Methods(type.Token, name).Where(m => m.IsStatic && m.ParameterTypes.Count == arguments.Count);
         EvalMethod method = Pick(candidates, arguments) ?? throw new EvalException($"'{type.FullName}' has no static method '{name}' taking {arguments.Count} argument(s)");
         return Run(interpreter, cls, method, [], null, arguments);
+    }
+
+    /// <summary>A sequence of local strings or numbers as a .NET array, for methods computed here.</summary>
+    private static object? LocalArgument(object? argument)
+    {
+        if (argument is not SequenceValue sequence || sequence.Items.Any(i => i is RemoteValue or SequenceValue or PairValue or EnumValue))
+            return argument;
+        if (sequence.Items.All(i => i is string)) return sequence.Items.Cast<string>().ToArray();
+        return sequence.Items.ToArray();
     }
 
     public static bool HasMethod(RemoteValue target, string name) =>
@@ -107,7 +122,7 @@ public static class Invocation
         foreach (var (level, cls, md, token) in Members.Levels(type))
         {
             var candidates = md.Methods(token, name).Where(m => !m.IsStatic && m.ParameterTypes.Count == arguments.Count);
-            if (Pick(candidates, arguments) is { } method)
+            if (Pick(candidates, arguments, Values.TypeNames.TypeArguments(level)) is { } method)
                 return Run(interpreter, cls, method, Values.TypeNames.TypeArguments(level), interpreter.Context.Pin(target.Value), arguments);
         }
         foreach (var module in interpreter.Context.Modules.WithSymbols())
@@ -129,8 +144,9 @@ public static class Invocation
         CallMethod(interpreter, target, "get_Item", [.. indices], $"{text}[...]");
 
     /// <summary>The first overload whose parameters accept the arguments (exact primitive types preferred).</summary>
-    private static EvalMethod? Pick(IEnumerable<EvalMethod> candidates, IReadOnlyList<object?> arguments) =>
-        candidates.Select(m => (Method: m, Score: Arguments.Score(m.ParameterTypes, arguments)))
+    private static EvalMethod? Pick(IEnumerable<EvalMethod> candidates, IReadOnlyList<object?> arguments,
+        IReadOnlyList<ICorDebugType>? classTypeArguments = null) =>
+        candidates.Select(m => (Method: m, Score: Arguments.Score(Arguments.Instantiate(m.ParameterTypes, classTypeArguments), arguments)))
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
 
     private static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,

@@ -83,6 +83,9 @@ EXACT = [
     # statics of the framework computed here
     ("int.MaxValue", "2147483647", "int"), ("long.MinValue", "-9223372036854775808", "long"), ("Math.Max(3, count)", "42", "int"),
     ("Math.Abs(sh)", "5", "short"), ("string.IsNullOrEmpty(nothing)", "true", "bool"),
+    ('string.Join("-", new[] { "a", "b" })', '"a-b"', "string"), ("new[] { 1, 2, 42 }.Contains(count)", "true", "bool"),
+    ('new[] { "a", "b" }[1]', '"b"', "string"), ("nameof(Config.MaxItems)", '"MaxItems"', "string"),
+    ("Enumerable.Count(orders, o => o.Total > 100)", "2", "int"), ("System.Linq.Enumerable.Sum(numbers)", "17", "int"),
     # LINQ with lambdas
     ("orders.Where(o => o.Total > 100).Count()", "2", "int"), ("orders.Count(o => o.Status == Status.Shipped)", "2", "int"),
     ("orders.Any(o => o.Customer == null)", "true", "bool"), ("orders.All(o => o.Id > 0)", "true", "bool"),
@@ -150,7 +153,8 @@ def test_hex_format_applies_to_computed_and_read_integers(stopped: Session) -> N
     ("nope", "not a local"), ("numbers[9]", "out of range"), ("orders[2].Customer.Name", "NullReferenceException"),
     ('prices["kiwi"]', "KeyNotFoundException"), ("count / 0", "DivideByZeroException"), ("count +", "unsupported"),
     ("(Customer)boxed", "InvalidCastException"), ("orders.First(o => o.Total > 1000)", "no matching element"),
-    ("count && flag", "not a bool"), ("orders[0].Missing", "not a field"), ("count ? 1 : 2", "not a bool"),
+    ("count && flag", "not a bool"), ("count = 5", "unsupported syntax"),
+    ('orders[1].Tags.IndexOf(5)', "not a method of System.Collections.Generic.List<string> taking 1 argument"), ("orders[0].Missing", "not a field"), ("count ? 1 : 2", "not a bool"),
 ])
 def test_errors_say_what_went_wrong(stopped: Session, expression: str, message: str) -> None:
     response = evaluate(stopped, expression)
@@ -169,6 +173,7 @@ CALLS = [
     ("numbers.Where(n => Config.Twice(n) > 9).Sum()", "13", "int"),
     ("cells[2, 3]", "23", "int"), ('cells["b2"]', '"cell b2"', "string"), ("Config.Echo(count)", "42", "int"),
     ("Config.Echo(text)", '"Hello"', "string"), ("Config.FirstOf(orders).Id", "1", "int"),
+    ('string.Join(",", numbers)', '"5,3,8,1"', "string"), ('orders[1].Tags.IndexOf("express")', "1", "int"),
 ]
 
 
