@@ -80,6 +80,10 @@ public static class ExpressionEvaluator
             {
                 text.Append($"<error: {error.Message}>");
             }
+            catch (Exception error)
+            {
+                text.Append($"<error: {error.GetType().Name}: {error.Message}>");
+            }
             i = close;
         }
         return text.ToString();

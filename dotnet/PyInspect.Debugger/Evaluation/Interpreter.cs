@@ -74,6 +74,11 @@ public sealed partial class Interpreter(EvalContext context)
         return new SequenceValue(items, items.Select(Local).FirstOrDefault(i => i is not null) is { } first ? Types.RuntimeTypeName(first) : "object");
     }
 
+    /// <summary>Whether evaluating the syntax may run code in the debuggee (a call, a getter, an indexer).</summary>
+    private static bool MayCall(ExpressionSyntax syntax) =>
+        syntax.DescendantNodesAndSelf().Any(n => n is InvocationExpressionSyntax or MemberAccessExpressionSyntax
+            or ElementAccessExpressionSyntax or ConditionalAccessExpressionSyntax or IdentifierNameSyntax);
+
     /// <summary>A value that survives func-evals run later in the expression: primitives read
     /// into the adapter, objects held by a handle.</summary>
     public object? Stable(object? value) =>
@@ -177,7 +182,8 @@ public sealed partial class Interpreter(EvalContext context)
                 object? value = Eval(binary.Left);
                 return Types.IsInstance(value, TypeNameOf((TypeSyntax)binary.Right), context) ? value : null;
         }
-        object? l = Stable(Eval(binary.Left)), r = Eval(binary.Right);
+        object? first = Eval(binary.Left);
+        object? l = MayCall(binary.Right) ? Stable(first) : first, r = Eval(binary.Right);
         if (kind is SyntaxKind.EqualsExpression or SyntaxKind.NotEqualsExpression && Operators.ReferenceEquality(l, r) is { } same)
             return kind == SyntaxKind.EqualsExpression ? same : !same;
         return Operators.Binary(kind, Local(l), Local(r), binary.ToString());

@@ -77,9 +77,14 @@ public sealed partial class DebugSession
             using EvalContext context = HitContext(threadId) ?? throw new EvalException("no frame to evaluate it in");
             return ExpressionEvaluator.Condition(condition, context);
         }
-        catch (EvalException error)
+        catch (Exception error) when (error is EvalException or EngineException)
         {
             why = error.Message;
+            return true;
+        }
+        catch (Exception error)
+        {
+            why = $"{error.GetType().Name}: {error.Message}";
             return true;
         }
     }
