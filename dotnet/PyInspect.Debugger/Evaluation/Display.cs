@@ -38,7 +38,7 @@ public static class Display
         decimal m => m.ToString(Invariant),
         EnumValue e => e.Text,
         TypeOfValue t => $"{{{t.FullName}}}",
-        SequenceValue s => $"{{{LocalTypeName(s)}}} Count = {s.Items.Count}",
+        SequenceValue s => $"Count = {s.Items.Count}",
         PairValue p => $"{{[{AsText(Interpreter.Local(p.Key), null)}, {AsText(Interpreter.Local(p.Value), null)}]}}",
         _ => $"{{{Types.RuntimeTypeName(value)}}}",
     };

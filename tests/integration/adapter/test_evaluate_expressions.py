@@ -124,7 +124,7 @@ def test_string_concatenation_matches_the_debuggee(stopped: Session) -> None:
 def test_linq_sequences_list_their_items_as_children(stopped: Session) -> None:
     peer = stopped[0]
     body = ok(evaluate(stopped, "orders.OrderByDescending(o => o.Total).Select(o => o.Id)"))
-    assert body["result"].endswith("Count = 5")
+    assert (body["result"], body["type"]) == ("Count = 5", "System.Collections.Generic.IEnumerable<int>")
     items = children(peer, body["variablesReference"])
     assert ",".join(v["value"] for v in items.values()) == stopped[2]["names"]
     objects = ok(evaluate(stopped, "orders.Where(o => o.Status == Status.Pending).ToList()"))
