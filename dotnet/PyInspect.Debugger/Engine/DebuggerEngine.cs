@@ -6,7 +6,7 @@ using System.Runtime.InteropServices.Marshalling;
 
 namespace PyInspect.Debugger.Engine;
 
-public sealed class DebuggerEngine : IDebugEventSink, IDisposable
+public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
 {
     private readonly object _gate = new();     // short data updates, also taken by callbacks
     private readonly object _control = new();  // Stop/Continue/Detach/eval from requests and decisions, never taken by callbacks
@@ -21,18 +21,8 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
     private bool _exited;
     private bool _detached;
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
-    private EvalWait? _evalWait;
-    private int _evalGeneration;
-    /// <summary>Counts finished func-evals: values and frames read before one are stale after it.</summary>
-    public int EvalGeneration => Volatile.Read(ref _evalGeneration);
     private int _pendingDecisions;   // events stopped while their listener decides
-    private bool _pauseRequested;    // a pause came in during a decision  // set while a func-eval runs: other stops are passed over
-
-    private sealed class EvalWait
-    {
-        public readonly ManualResetEventSlim Done = new(false);
-        public bool Threw;
-    }
+    private bool _pauseRequested;    // a pause came in during a decision
 
     public int ProcessId { get; }
     public bool IsStopped { get { lock (_gate) return _stopped; } }
@@ -259,61 +249,6 @@ public sealed class DebuggerEngine : IDebugEventSink, IDisposable
         lock (_gate) if (_evalWait is null) return false;
         Wrap<ICorDebugController>(controller).Continue(0);
         return true;
-    }
-
-    /// <summary>
-    /// Let the stopped process run until the queued evaluation finishes; on timeout abort it
-    /// (rudely if a polite abort is ignored). Answers whether the evaluated code threw.
-    /// </summary>
-    internal bool RunEval(ICorDebugEval eval, TimeSpan timeout)
-    {
-        lock (_control)
-        {
-            ICorDebugProcess process = RequireLive();
-            if (!IsStopped) throw new EngineException("the process must be stopped to evaluate");
-            var wait = new EvalWait();
-            lock (_gate) _evalWait = wait;
-            try
-            {
-                SetStopped(false);
-                EngineException.ThrowIfFailed(process.Continue(0), "ICorDebugProcess.Continue (func-eval)");
-                if (wait.Done.Wait(timeout)) return EndedOrThrew(wait);
-                eval.Abort();
-                if (!wait.Done.Wait(TimeSpan.FromSeconds(2)) && eval is ICorDebugEval2 rude)
-                {
-                    rude.RudeAbort();
-                    wait.Done.Wait(TimeSpan.FromSeconds(2));
-                }
-                if (!wait.Done.IsSet && !HasExited)
-                {
-                    process.Stop(uint.MaxValue);
-                    SetStopped(true);
-                }
-                throw new EvalTimeoutException(timeout);
-            }
-            finally
-            {
-                lock (_gate) _evalWait = null;
-                Interlocked.Increment(ref _evalGeneration);
-            }
-        }
-    }
-
-    private bool EndedOrThrew(EvalWait wait) =>
-        HasExited ? throw new EngineException("the debuggee exited during the evaluation") : wait.Threw;
-
-    void IDebugEventSink.OnEvalFinished(nint controller, nint eval, bool threw)
-    {
-        EvalWait? wait;
-        lock (_gate) wait = _evalWait;
-        if (wait is null)
-        {
-            Wrap<ICorDebugController>(controller).Continue(0);  // an abandoned evaluation
-            return;
-        }
-        SetStopped(true);
-        wait.Threw = threw;
-        wait.Done.Set();
     }
 
     void IDebugEventSink.OnException(nint controller, nint thread, int eventType)

@@ -16,7 +16,7 @@ def outputs(peer: WirePeer) -> str:
 
 def wait_exit_code(peer: WirePeer) -> int:
     code: int = peer.wait_event("exited", timeout=30)["body"]["exitCode"]
-    peer.wait_event("terminated", timeout=10)
+    peer.wait_event("terminated", timeout=30)
     return code
 
 

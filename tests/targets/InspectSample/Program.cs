@@ -4,6 +4,7 @@
 //   unhandled  throws an ApplicationException (with an inner exception) nobody catches
 //   functions  calls both Compute overloads and prints their sum
 //   limit      sums 0..limit-1 for limit = 3 (changeable at `limit`) and prints the sum
+//   hot        loops for a minute through `hot`, where Slow() takes 200 ms to answer
 namespace InspectSample;
 
 public class Account(string owner, int balance)
@@ -36,6 +37,7 @@ public static class Program
             case "unhandled": Unhandled(); break;
             case "functions": Console.WriteLine($"sum {Compute(20) + Compute("abc")}"); break;
             case "limit": Limit(); break;
+            case "hot": Hot(); break;
         }
         Console.WriteLine("done");
         return 0;
@@ -87,6 +89,21 @@ public static class Program
     public static int Compute(int x) => x * 2; // @bp compute_int
 
     public static int Compute(string s) => s.Length; // @bp compute_string
+
+    public static int Slow()
+    {
+        Thread.Sleep(200);
+        return 1;
+    }
+
+    private static void Hot()
+    {
+        var until = DateTime.UtcNow.AddMinutes(1);
+        long turns = 0;
+        while (DateTime.UtcNow < until)
+            turns++; // @bp hot
+        Console.WriteLine($"turns {turns}");
+    }
 
     private static void Limit()
     {
