@@ -7,6 +7,10 @@ timestamp (Stopwatch, CLOCK_MONOTONIC) just before each hit. For every launch th
 measures launch request to first `stopped`; for every hit, the hit's timestamp to the
 `stopped` event's arrival (time.monotonic_ns, the same clock), `stackTrace` of all ~51
 frames, and `variables` of a 200-field object. Prints p50/p95 of each against its target.
+
+Expression evaluation (EvalSample stopped at its `eval` marker, E evaluations of each after
+a warm-up): a field path read straight from the debuggee, a property getter and a method
+call run by func-eval, and a LINQ count with a lambda run in the adapter.
 """
 
 from __future__ import annotations
@@ -69,10 +73,55 @@ def one_launch(hits: int, stamp: Path, results: dict[str, list[float]]) -> None:
         peer.close()
 
 
+EVAL_TARGET = "EvalSample"
+EVAL_MEASURES = {
+    "evaluate field path": ("orders[1].Customer.Name", '"Bob"', 5.0),
+    "evaluate property getter": ("orders[0].Label", '"#1:Pending"', 30.0),
+    "evaluate method call": ("orders[0].Add(1, 2)", "4", 30.0),
+    "evaluate LINQ count (5 items)": ("orders.Where(o => o.Total > 100).Count()", "2", None),
+}
+
+
+def evaluate_latencies(evaluations: int) -> dict[str, tuple[list[float], float | None]]:
+    """Evaluate each expression `evaluations` times at one stop (after one warm-up each)."""
+    results: dict[str, tuple[list[float], float | None]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        peer = WirePeer()
+        try:
+            ok(peer.request("initialize", {"adapterID": "coreclr"}))
+            ok(peer.request("launch", {"program": str(target_dll(EVAL_TARGET)), "args": [str(Path(tmp) / "truth.json")]},
+                            timeout=30))
+            set_breakpoints(peer, EVAL_TARGET, ["eval"])
+            ok(peer.request("configurationDone"))
+            thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+            frame = ok(peer.request("stackTrace", {"threadId": thread}))["stackFrames"][0]["id"]
+            for name, (expression, expected, target) in EVAL_MEASURES.items():
+                arguments = {"expression": expression, "frameId": frame, "context": "watch"}
+                assert ok(peer.request("evaluate", arguments, timeout=30))["result"] == expected
+                samples = []
+                for _ in range(evaluations):
+                    body, ms = timed(lambda arguments=arguments: ok(peer.request("evaluate", arguments, timeout=30)))
+                    assert body["result"] == expected, body
+                    samples.append(ms)
+                results[name] = (samples, target)
+        finally:
+            peer.close()
+    return results
+
+
+def report(results: dict[str, tuple[list[float], float | None]]) -> None:
+    print(f"{'measure':34} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9}  target")
+    for name, (samples, target) in results.items():
+        verdict = "-" if target is None else (f"p50 < {target:.0f} ms: " + ("met" if percentile(samples, 0.5) < target else "MISSED"))
+        print(f"{name:34} {len(samples):4d} {percentile(samples, 0.5):9.2f} {percentile(samples, 0.95):9.2f} "
+              f"{statistics.fmean(samples):9.2f}  {verdict}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--hits", type=int, default=20)
+    parser.add_argument("--evals", type=int, default=200, help="evaluations of each expression (0 skips them)")
     options = parser.parse_args()
     targets = {"launch to first breakpoint": None, "breakpoint hit to stopped event": 50.0,
                "stackTrace (51 frames)": 20.0, "variables (200 fields)": 20.0}
@@ -80,12 +129,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(options.launches):
             one_launch(options.hits, Path(tmp) / "stamp.txt", results)
-    print(f"{'measure':34} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9}  target")
-    for name, samples in results.items():
-        target = targets[name]
-        verdict = "-" if target is None else (f"p50 < {target:.0f} ms: " + ("met" if percentile(samples, 0.5) < target else "MISSED"))
-        print(f"{name:34} {len(samples):4d} {percentile(samples, 0.5):9.2f} {percentile(samples, 0.95):9.2f} "
-              f"{statistics.fmean(samples):9.2f}  {verdict}")
+    measured = {name: (samples, targets[name]) for name, samples in results.items()}
+    if options.evals > 0:
+        measured.update(evaluate_latencies(options.evals))
+    report(measured)
 
 
 if __name__ == "__main__":

@@ -84,10 +84,20 @@ public sealed partial class DebugSession
             return StopHere("entry", threadId);
         }
         SourceBreakpoint? bp = _breakpoints.Find(breakpoint);
-        if (bp is null || !bp.CountHit()) return false;
+        if (bp is null) return false;
+        if (bp.Request.Condition is { } condition && !string.IsNullOrWhiteSpace(condition))
+        {
+            if (!ConditionHolds(threadId, condition, out string? why)) return false;
+            if (why is not null)
+            {
+                SendOutput("console", $"Breakpoint condition '{condition}' could not be evaluated, so the breakpoint stopped: {why}\n");
+                return StopHere("breakpoint", threadId, new JsonArray(bp.Id));
+            }
+        }
+        if (!bp.CountHit()) return false;
         if (bp.Request.LogMessage is { } message)
         {
-            SendOutput("console", message + "\n");
+            SendOutput("console", LogMessage(threadId, message) + "\n");
             return false;
         }
         return StopHere("breakpoint", threadId, new JsonArray(bp.Id));

@@ -1,6 +1,7 @@
 // threads / stackTrace / scopes / variables / evaluate: reading a stopped process.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Evaluation;
 using PyInspect.Debugger.Protocol;
 using PyInspect.Debugger.Values;
 
@@ -161,8 +162,12 @@ public sealed partial class DebugSession
         int? frameId = arguments["frameId"]?.GetValue<int>();
         if (frameId is null) throw new DapException("evaluate needs a 'frameId' (global evaluation is not supported)");
         FrameInfo frame = FrameFor(frameId.Value);
-        ICorDebugValue value = PathEvaluator.Evaluate(expression, frame);
-        VariableView view = VariableReader.Describe(expression, expression, value, hex);
+        VariableView view;
+        using (EvalContext context = NewEvalContext(frame))
+        {
+            try { view = ExpressionEvaluator.Evaluate(expression, context, hex); }
+            catch (EvalException error) { throw new DapException(error.Message); }
+        }
         JsonObject json = VariableJson(view);
         var result = new JsonObject
         {

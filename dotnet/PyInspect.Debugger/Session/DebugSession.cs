@@ -68,6 +68,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsConfigurationDoneRequest"] = true,
             ["supportsTerminateRequest"] = true,
             ["supportsHitConditionalBreakpoints"] = true,
+            ["supportsConditionalBreakpoints"] = true,
             ["supportsLogPoints"] = true,
             ["supportsDelayedStackTraceLoading"] = true,
             ["supportsValueFormattingOptions"] = true,

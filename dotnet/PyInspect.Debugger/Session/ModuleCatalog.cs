@@ -32,6 +32,12 @@ public sealed class ModuleCatalog : IDisposable
         lock (_gate) return [.. _byPath.Values.Where(m => m.Symbols is not null)];
     }
 
+    /// <summary>Every loaded module, with or without symbols (the evaluator looks types up in them).</summary>
+    public IReadOnlyList<LoadedModule> All()
+    {
+        lock (_gate) return [.. _byPath.Values];
+    }
+
     public LoadedModule? Find(string path)
     {
         lock (_gate) return _byPath.GetValueOrDefault(path);

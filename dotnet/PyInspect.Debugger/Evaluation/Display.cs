@@ -1,0 +1,73 @@
+// Values computed in the adapter, shown as the variables view shows debuggee values
+// ("text" quoted, 'c', 42, 3.5, true, enum member names), and as C# would turn them into
+// text inside string concatenation and interpolation.
+using System.Globalization;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public static class Display
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>C#'s alias for a local value's type ("int", "string", ...).</summary>
+    public static string LocalTypeName(object? value) => value switch
+    {
+        null => "object",
+        bool => "bool", char => "char", sbyte => "sbyte", byte => "byte", short => "short", ushort => "ushort",
+        int => "int", uint => "uint", long => "long", ulong => "ulong", float => "float", double => "double",
+        decimal => "decimal", string => "string", nint => "nint", nuint => "nuint",
+        EnumValue e => e.TypeName,
+        TypeOfValue => "System.RuntimeType",
+        SequenceValue s => $"System.Collections.Generic.IEnumerable<{s.ElementType}>",
+        PairValue => "System.Collections.Generic.KeyValuePair",
+        _ => value.GetType().Name,
+    };
+
+    /// <summary>The debugger's text for a local value; hex applies to integers.</summary>
+    public static string Format(object? value, bool hex) => value switch
+    {
+        null => "null",
+        bool b => b ? "true" : "false",
+        char c => ValueText.CharLiteral(c),
+        string s => ValueText.StringLiteral(s),
+        sbyte or short or int or long or nint => hex ? $"0x{Convert.ToInt64(value, Invariant):X}" : Convert.ToString(value, Invariant)!,
+        byte or ushort or uint or ulong or nuint => hex ? $"0x{Convert.ToUInt64(value, Invariant):X}" : Convert.ToString(value, Invariant)!,
+        float f => f.ToString(Invariant),
+        double d => d.ToString(Invariant),
+        decimal m => m.ToString(Invariant),
+        EnumValue e => e.Text,
+        TypeOfValue t => $"{{{t.FullName}}}",
+        SequenceValue s => $"Count = {s.Items.Count}",
+        PairValue p => $"{{[{AsText(Interpreter.Local(p.Key), null)}, {AsText(Interpreter.Local(p.Value), null)}]}}",
+        _ => $"{{{Types.RuntimeTypeName(value)}}}",
+    };
+
+    /// <summary>The text C# concatenation gives a local value (null is empty, bool is "True").</summary>
+    public static string Concat(object? value) => value switch
+    {
+        null => "",
+        string s => s,
+        IFormattable f => f.ToString(null, Invariant),
+        EnumValue e => e.Text,
+        RemoteValue remote => VariableReader.Describe("", "", remote.Value).Value,
+        _ => value.ToString() ?? "",
+    };
+
+    /// <summary>Text for interpolation holes and messages: objects via ToString() in the debuggee when possible.</summary>
+    public static string AsText(object? value, Interpreter? interpreter)
+    {
+        if (value is RemoteValue remote && interpreter?.Context.Calls is not null)
+        {
+            try
+            {
+                if (Interpreter.Local(Invocation.CallMethod(interpreter, remote, "ToString", [], "ToString")) is string text) return text;
+            }
+            catch (EvalException)
+            {
+                // Fall back to the type name below.
+            }
+        }
+        return Concat(value);
+    }
+}

@@ -1,0 +1,149 @@
+// Where an expression is evaluated: the stopped frame, the loaded modules, the func-eval
+// channel (null when calls are not possible) and the budgets LINQ enumeration respects.
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebuggeeCalls? calls, Func<FrameInfo?>? refreshFrame)
+    : IDisposable
+{
+    private readonly List<ICorDebugHandleValue> _pins = [];
+
+    private readonly List<Dictionary<string, object?>> _scopes = [];
+
+    public FrameInfo Frame { get; private set; } = frame;
+    public ModuleCatalog Modules { get; } = modules;
+    public IDebuggeeCalls? Calls { get; } = calls;
+
+    /// <summary>The exception in flight on the thread (`$exception`), if any.</summary>
+    public Func<ICorDebugValue?>? CurrentException { get; init; }
+
+    /// <summary>Elements LINQ enumerates before giving up (reported in the error).</summary>
+    public int ItemBudget { get; init; } = 100_000;
+
+    /// <summary>Wall time an evaluation may take before LINQ enumeration gives up.</summary>
+    public TimeSpan TimeBudget { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Timeout for each func-eval (null: the engine's default).</summary>
+    public TimeSpan? CallTimeout { get; init; }
+
+    private static int _generation;
+
+    /// <summary>Counts the func-evals run (by any evaluation): values read before the last one may be neutered.</summary>
+    public static int Generation => Volatile.Read(ref _generation);
+
+    public DateTime Started { get; } = DateTime.UtcNow;
+    public int ItemsVisited { get; set; }
+    public int CallsMade { get; private set; }
+
+    /// <summary>One argument or local by name (`this` for the receiver), reading only that slot; null if none.</summary>
+    public FrameVariable? Variable(string name)
+    {
+        if (!File.Exists(Frame.ModulePath)) return null;
+        var metadata = Symbols.ModuleMetadata.Open(Frame.ModulePath);
+        bool isStatic = metadata.IsStatic(Frame.MethodToken);
+        if (name == "this") return isStatic ? null : Read(name, "this", Frame.Frame.GetArgument(0, out var self), self);
+        foreach (var local in Frame.Module?.Symbols?.GetLocals(Frame.MethodToken, (int)Frame.IlOffset) ?? [])
+            if (local.Name == name) return Read(name, "local", Frame.Frame.GetLocalVariable((uint)local.SlotIndex, out var value), value);
+        var parameters = metadata.GetParameterNames(Frame.MethodToken);
+        for (int i = 0; i < parameters.Count; i++)
+            if (parameters[i] == name)
+                return Read(name, "argument", Frame.Frame.GetArgument((uint)(isStatic ? i : i + 1), out var value), value);
+        return null;
+    }
+
+    private static FrameVariable Read(string name, string kind, int hr, ICorDebugValue? value) =>
+        new(name, kind, hr < 0 ? null : value, hr);
+
+    /// <summary>A lambda parameter's value (innermost scope first), if `name` is one.</summary>
+    public bool TryLambdaVariable(string name, out object? value)
+    {
+        for (int i = _scopes.Count - 1; i >= 0; i--)
+            if (_scopes[i].TryGetValue(name, out value)) return true;
+        value = null;
+        return false;
+    }
+
+    public T WithScope<T>(Dictionary<string, object?> scope, Func<T> body)
+    {
+        _scopes.Add(scope);
+        try { return body(); }
+        finally { _scopes.RemoveAt(_scopes.Count - 1); }
+    }
+
+    /// <summary>Run a function in the debuggee; the frame is re-read afterwards (the run neutered it).</summary>
+    public ICorDebugValue? Call(ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments)
+    {
+        IDebuggeeCalls calls = Calls ?? throw new EvalException("this needs a call into the debuggee (func-eval), which is not available here");
+        CallsMade++;
+        try
+        {
+            return calls.Call(Frame.ThreadId, function, typeArguments, arguments, CallTimeout);
+        }
+        catch (DebuggeeThrewException thrown)
+        {
+            throw new EvalException($"the call threw {thrown.ExceptionType}: {thrown.ExceptionMessage}");
+        }
+        catch (EvalTimeoutException timeout)
+        {
+            throw new EvalException(timeout.Message);
+        }
+        catch (EngineException error)
+        {
+            throw new EvalException($"cannot call into the debuggee here: {error.Message}");
+        }
+        finally
+        {
+            Refresh();
+        }
+    }
+
+    public ICorDebugValue NewString(string text)
+    {
+        IDebuggeeCalls calls = Calls ?? throw new EvalException("passing a string needs func-eval, which is not available here");
+        try { return calls.NewString(Frame.ThreadId, text); }
+        finally { Refresh(); }
+    }
+
+    public ICorDebugValue NewPrimitive(int elementType, byte[] raw)
+    {
+        IDebuggeeCalls calls = Calls ?? throw new EvalException("passing a value needs func-eval, which is not available here");
+        return calls.NewPrimitive(Frame.ThreadId, elementType, raw);
+    }
+
+    /// <summary>A debuggee object held by a strong handle for the rest of this evaluation, so
+    /// func-evals made meanwhile cannot neuter it; other values are returned as they are.</summary>
+    public ICorDebugValue Pin(ICorDebugValue value)
+    {
+        if (Calls is null || value is ICorDebugHandleValue) return value;
+        if (value is not ICorDebugReferenceValue reference || reference.IsNull(out int isNull) < 0 || isNull != 0) return value;
+        if (reference.Dereference(out var referent) < 0 || referent is not ICorDebugHeapValue2 heap) return value;
+        if (heap.CreateHandle(1, out var handle) < 0) return value;
+        _pins.Add(handle);
+        return handle;
+    }
+
+    /// <summary>Releases the handles; results already described keep their own.</summary>
+    public void Dispose()
+    {
+        foreach (var pin in _pins) pin.Dispose();
+        _pins.Clear();
+    }
+
+    private void Refresh()
+    {
+        Interlocked.Increment(ref _generation);
+        if (refreshFrame?.Invoke() is { } fresh) Frame = fresh;
+    }
+
+    /// <summary>Throws when LINQ has used up its item or time budget.</summary>
+    public void CountItem()
+    {
+        ItemsVisited++;
+        if (ItemsVisited > ItemBudget)
+            throw new EvalException($"stopped after {ItemBudget} items: the evaluation's item budget is used up");
+        if ((ItemsVisited & 63) == 0 && DateTime.UtcNow - Started > TimeBudget)
+            throw new EvalException($"stopped after {TimeBudget.TotalSeconds:0.#} s and {ItemsVisited} items: the evaluation's time budget is used up");
+    }
+}

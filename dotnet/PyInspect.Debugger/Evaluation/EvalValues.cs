@@ -1,0 +1,149 @@
+// The values an expression passes around. Numbers, bools, chars, strings and null are
+// plain .NET values computed in the adapter; everything else stays in the debuggee.
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation;
+
+/// <summary>A value in the debuggee (object, array, struct), shown as the variables view shows it.
+/// One read from a collection knows how to read itself again after a func-eval neutered it.</summary>
+public sealed class RemoteValue(ICorDebugValue value, Func<ICorDebugValue>? reread = null)
+{
+    private ICorDebugValue _value = value;
+    private int _generation = EvalContext.Generation;
+
+    public ICorDebugValue Value
+    {
+        get
+        {
+            if (reread is not null && _generation != EvalContext.Generation)
+            {
+                _value = reread();
+                _generation = EvalContext.Generation;
+            }
+            return _value;
+        }
+    }
+}
+
+/// <summary>An enum value: its C# type name, underlying number and member name(s).</summary>
+public sealed record EnumValue(string TypeName, long Number, string Text)
+{
+    public override string ToString() => Text;
+}
+
+/// <summary>A type named in the expression (for static members, casts, typeof).</summary>
+public sealed record TypeRef(LoadedModule Module, int Token, string FullName);
+
+/// <summary>A namespace prefix being spelled out ("System.Collections").</summary>
+public sealed record NamespaceRef(string Name);
+
+/// <summary>The result of typeof(T).</summary>
+public sealed record TypeOfValue(string FullName);
+
+/// <summary>A key/value pair read from a Dictionary's entries.</summary>
+public sealed record PairValue(object? Key, object? Value);
+
+/// <summary>A sequence computed in the adapter (LINQ results).</summary>
+public sealed record SequenceValue(IReadOnlyList<object?> Items, string ElementType);
+
+/// <summary>Why an expression could not be evaluated; the message goes to the client.</summary>
+public sealed class EvalException(string message) : Exception(message);
+
+public static class EvalValues
+{
+    /// <summary>A debuggee value as a local one where it is a primitive, string, enum or null.</summary>
+    public static object? FromDebuggee(ICorDebugValue value)
+    {
+        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        if (target is null) return null;
+        if (target is ICorDebugStringValue text) return ValueText.ReadString(text);
+        ICorDebugType? exact = target is ICorDebugValue2 v2 && v2.GetExactType(out var t) >= 0 ? t : null;
+        int elementType = 0;
+        if (exact is null || exact.GetType(out elementType) < 0) target.GetType(out elementType);
+        if (Primitive(elementType, target) is { } primitive) return primitive;
+        if (exact is not null && target is ICorDebugObjectValue obj && elementType == CorElementType.ValueType)
+        {
+            string name = TypeNames.Format(exact);
+            byte[]? raw = ValueText.RawBytes(target);
+            if (name == "decimal" && raw is not null) return ReadDecimal(raw);
+            if (name.EndsWith('?') && Nullable(obj, exact) is { } inner) return inner.HasValue ? FromDebuggee(inner.Value!) : null;
+            if (raw is not null && target.GetSize(out uint size) >= 0 && EnumOf(exact, raw, (int)size, name) is { } enumValue)
+                return enumValue;
+        }
+        return new RemoteValue(value);
+    }
+
+    private static object? Primitive(int elementType, ICorDebugValue value)
+    {
+        if (TypeNames.PrimitiveAlias(elementType) is null || elementType is CorElementType.String or CorElementType.Object or CorElementType.Void)
+            return null;
+        if (ValueText.RawBytes(value) is not { } raw) return null;
+        return elementType switch
+        {
+            CorElementType.Boolean => raw[0] != 0,
+            CorElementType.Char => (char)BitConverter.ToUInt16(raw),
+            CorElementType.I1 => (sbyte)raw[0], CorElementType.U1 => raw[0],
+            CorElementType.I2 => BitConverter.ToInt16(raw), CorElementType.U2 => BitConverter.ToUInt16(raw),
+            CorElementType.I4 => BitConverter.ToInt32(raw), CorElementType.U4 => BitConverter.ToUInt32(raw),
+            CorElementType.I8 => BitConverter.ToInt64(raw), CorElementType.U8 => BitConverter.ToUInt64(raw),
+            CorElementType.I => (nint)BitConverter.ToInt64(raw), CorElementType.U => (nuint)BitConverter.ToUInt64(raw),
+            CorElementType.R4 => BitConverter.ToSingle(raw), CorElementType.R8 => BitConverter.ToDouble(raw),
+            _ => null,
+        };
+    }
+
+    private static decimal ReadDecimal(byte[] raw)
+    {
+        ulong lo64 = BitConverter.ToUInt64(raw, 8);
+        return new decimal([(int)lo64, (int)(lo64 >> 32), BitConverter.ToInt32(raw, 4), BitConverter.ToInt32(raw, 0)]);
+    }
+
+    private static (bool HasValue, ICorDebugValue? Value)? Nullable(ICorDebugObjectValue obj, ICorDebugType type)
+    {
+        ICorDebugValue? hasValue = null, inner = null;
+        foreach (var (cls, field) in VariableReader.InstanceFields(type))
+        {
+            if (obj.GetFieldValue(cls, field.Token, out var fieldValue) < 0) return null;
+            if (field.Name == "hasValue") hasValue = fieldValue;
+            else if (field.Name == "value") inner = fieldValue;
+        }
+        if (hasValue is null || inner is null || ValueText.RawBytes(hasValue) is not { } flag) return null;
+        return (flag[0] != 0, inner);
+    }
+
+    private static EnumValue? EnumOf(ICorDebugType type, byte[] raw, int size, string typeName)
+    {
+        if (type.GetBase(out var baseType) < 0 || baseType is null || baseType.GetClass(out var baseClass) < 0) return null;
+        if (TypeNames.DeclaredName(baseClass) != "System.Enum" || type.GetClass(out var cls) < 0) return null;
+        if (VariableReader.Metadata(cls) is not { } md || cls.GetToken(out int token) < 0) return null;
+        var members = md.GetEnumMembers(token);
+        long number = size switch
+        {
+            1 => (sbyte)raw[0], 2 => BitConverter.ToInt16(raw), 4 => BitConverter.ToInt32(raw), _ => BitConverter.ToInt64(raw),
+        };
+        return MakeEnum(typeName, number, members);
+    }
+
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, IReadOnlyList<(string Name, long Value)>> EnumMembers = new();
+
+    /// <summary>An enum value of a type seen before (its members remembered), e.g. for `a | b`.</summary>
+    public static EnumValue MakeEnum(string typeName, long number) =>
+        MakeEnum(typeName, number, EnumMembers.GetValueOrDefault(typeName) ?? []);
+
+    public static EnumValue MakeEnum(string typeName, long number, IReadOnlyList<(string Name, long Value)> members)
+    {
+        if (members.Count > 0) EnumMembers[typeName] = members;
+        foreach (var (name, value) in members)
+            if (value == number) return new EnumValue(typeName, number, name);
+        var flags = members.Where(m => m.Value != 0 && (number & m.Value) == m.Value).ToList();
+        if (flags.Count > 0 && flags.Aggregate(0L, (acc, m) => acc | m.Value) == number)
+            return new EnumValue(typeName, number, string.Join(" | ", flags.Select(m => m.Name)));
+        return new EnumValue(typeName, number, number.ToString(System.Globalization.CultureInfo.InvariantCulture));
+    }
+
+    /// <summary>null, a null reference, or a Nullable&lt;T&gt; without a value.</summary>
+    public static bool IsNull(object? value) =>
+        value is null || (value is RemoteValue remote && FromDebuggee(remote.Value) is null);
+}

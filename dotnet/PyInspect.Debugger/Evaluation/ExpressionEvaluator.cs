@@ -1,0 +1,91 @@
+// The evaluator's face to the session: evaluate text to a VariableView (debuggee values as
+// the variables view shows them, computed ones formatted here), breakpoint conditions, and
+// log-point messages with {expression} holes.
+using System.Text;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public static class ExpressionEvaluator
+{
+    /// <summary>Items of a computed sequence listed as children.</summary>
+    private const int MaxListedItems = 1000;
+
+    /// <summary>Evaluate; throws EvalException with a message for the client.</summary>
+    public static VariableView Evaluate(string expression, EvalContext context, bool hex)
+    {
+        object? value = Interpreter.Evaluate(expression, context);
+        return Describe(expression, expression, value, hex);
+    }
+
+    public static VariableView Describe(string name, string evaluateName, object? value, bool hex)
+    {
+        switch (value)
+        {
+            case RemoteValue remote:
+                return VariableReader.Describe(name, evaluateName, remote.Value, hex);
+            case SequenceValue sequence:
+                var items = sequence.Items.Take(MaxListedItems)
+                    .Select((item, i) => Describe($"[{i}]", $"({evaluateName})[{i}]", item, hex)).ToList();
+                return new VariableView(name, Display.Format(sequence, hex), Display.LocalTypeName(sequence), evaluateName, null,
+                    items.Count > 0 ? new ListChildren(items) : null, IndexedCount: items.Count);
+            case PairValue pair:
+                var parts = new List<VariableView>
+                {
+                    Describe("Key", $"({evaluateName}).Key", pair.Key, hex),
+                    Describe("Value", $"({evaluateName}).Value", pair.Value, hex),
+                };
+                return new VariableView(name, Display.Format(pair, hex), Display.LocalTypeName(pair), evaluateName, null,
+                    new ListChildren(parts), NamedCount: 2);
+            default:
+                return new VariableView(name, Display.Format(value, hex), Display.LocalTypeName(value), evaluateName, null, null);
+        }
+    }
+
+    /// <summary>A breakpoint condition: true/false, or an EvalException when it cannot be evaluated or is not a bool.</summary>
+    public static bool Condition(string condition, EvalContext context)
+    {
+        object? value = Interpreter.Local(Interpreter.Evaluate(condition, context));
+        return value is bool b ? b
+            : throw new EvalException($"the condition is not a bool (it is {Types.RuntimeTypeName(value)} {Display.Format(value, false)})");
+    }
+
+    /// <summary>A log message with each {expression} replaced by its value as evaluate shows it
+    /// ({{ and }} stand for braces; a hole that fails shows &lt;error: why&gt;).</summary>
+    public static string Interpolate(string message, EvalContext context)
+    {
+        var text = new StringBuilder();
+        for (int i = 0; i < message.Length; i++)
+        {
+            char c = message[i];
+            if ((c == '{' || c == '}') && i + 1 < message.Length && message[i + 1] == c)
+            {
+                text.Append(c);
+                i++;
+                continue;
+            }
+            int close = c == '{' ? message.IndexOf('}', i + 1) : -1;
+            if (close < 0)
+            {
+                text.Append(c);
+                continue;
+            }
+            string expression = message[(i + 1)..close];
+            try
+            {
+                object? value = Interpreter.Local(Interpreter.Evaluate(expression, context));
+                text.Append(value is string s ? s : Describe(expression, expression, value, false).Value);
+            }
+            catch (EvalException error)
+            {
+                text.Append($"<error: {error.Message}>");
+            }
+            catch (Exception error)
+            {
+                text.Append($"<error: {error.GetType().Name}: {error.Message}>");
+            }
+            i = close;
+        }
+        return text.ToString();
+    }
+}

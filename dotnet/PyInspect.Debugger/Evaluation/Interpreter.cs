@@ -1,0 +1,241 @@
+// Walks a Roslyn expression tree and evaluates it against the stopped frame. Values read
+// from the debuggee stay there until an operator needs them here; getters and methods run
+// in the debuggee (func-eval) only where the expression names them.
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public sealed partial class Interpreter(EvalContext context)
+{
+    private readonly Stack<object?> _bindings = new();
+
+    public EvalContext Context => context;
+
+    /// <summary>Parse and evaluate C# expression text.</summary>
+    public static object? Evaluate(string text, EvalContext context) =>
+        new Interpreter(context).Eval(Parse(text.Replace("$exception", ExceptionName, StringComparison.Ordinal)));
+
+    /// <summary>What `$exception` (not a C# name) is parsed as.</summary>
+    private const string ExceptionName = "__pyinspect_exception";
+
+    public static ExpressionSyntax Parse(string text)
+    {
+        ExpressionSyntax syntax = SyntaxFactory.ParseExpression(text);
+        var error = syntax.GetDiagnostics().FirstOrDefault(d => d.Severity == DiagnosticSeverity.Error);
+        if (error is not null)
+            throw new EvalException($"cannot evaluate '{text}': unsupported syntax ({error.GetMessage(System.Globalization.CultureInfo.InvariantCulture)})");
+        if (syntax.FullSpan.Length < text.Length && text[syntax.FullSpan.Length..].Trim().Length > 0)
+            throw new EvalException($"cannot evaluate '{text}': unsupported syntax at '{text[syntax.FullSpan.Length..].Trim()}'");
+        return syntax;
+    }
+
+    public object? Eval(ExpressionSyntax syntax) => syntax switch
+    {
+        ParenthesizedExpressionSyntax p => Eval(p.Expression),
+        LiteralExpressionSyntax literal => Literal(literal),
+        InterpolatedStringExpressionSyntax interpolated => Interpolate(interpolated),
+        IdentifierNameSyntax name => Name(name.Identifier.ValueText, syntax),
+        GenericNameSyntax generic => Name(generic.Identifier.ValueText, syntax),
+        ThisExpressionSyntax => new RemoteValue(This() ?? throw new EvalException("'this' is not available in a static method")),
+        PredefinedTypeSyntax predefined => Types.Resolve(predefined.Keyword.ValueText, context) ?? throw Unsupported(syntax),
+        AliasQualifiedNameSyntax alias => Eval(alias.Name),
+        QualifiedNameSyntax qualified => Member(Eval(qualified.Left), qualified.Right.Identifier.ValueText, qualified.ToString()),
+        MemberAccessExpressionSyntax access => MemberAccess(access),
+        ConditionalAccessExpressionSyntax conditional => ConditionalAccess(conditional),
+        MemberBindingExpressionSyntax binding => Member(Bound(), binding.Name.Identifier.ValueText, binding.ToString()),
+        ElementBindingExpressionSyntax binding => Index(Bound(), binding.ArgumentList.Arguments, binding.ToString()),
+        ElementAccessExpressionSyntax element => Index(Eval(element.Expression), element.ArgumentList.Arguments, element.Expression.ToString()),
+        InvocationExpressionSyntax invocation => Invoke(invocation),
+        PrefixUnaryExpressionSyntax unary => Operators.Unary(unary.Kind(), Local(Eval(unary.Operand)), unary.ToString()),
+        PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.SuppressNullableWarningExpression } bang => Eval(bang.Operand),
+        BinaryExpressionSyntax binary => Binary(binary),
+        IsPatternExpressionSyntax isPattern => Pattern(Eval(isPattern.Expression), isPattern.Pattern),
+        ConditionalExpressionSyntax conditional => Operators.Truth(Local(Eval(conditional.Condition)), conditional.Condition.ToString())
+            ? Eval(conditional.WhenTrue) : Eval(conditional.WhenFalse),
+        CastExpressionSyntax cast => Cast(cast.Type, Eval(cast.Expression)),
+        TypeOfExpressionSyntax typeOf => new TypeOfValue(TypeNameOf(typeOf.Type)),
+        DefaultExpressionSyntax @default => Operators.DefaultOf(TypeNameOf(@default.Type)),
+        CheckedExpressionSyntax @checked => Eval(@checked.Expression),
+        ImplicitArrayCreationExpressionSyntax array => LocalArray(array.Initializer.Expressions),
+        ArrayCreationExpressionSyntax { Initializer: { } initializer } => LocalArray(initializer.Expressions),
+        CollectionExpressionSyntax collection => LocalArray(collection.Elements.Select(e => e is ExpressionElementSyntax x ? x.Expression : throw Unsupported(e))),
+        SizeOfExpressionSyntax size => Operators.SizeOf(TypeNameOf(size.Type)) ?? throw Unsupported(syntax),
+        _ => throw Unsupported(syntax),
+    };
+
+    /// <summary>`new[] { 1, 2 }` and `[1, 2]`: a sequence computed here (for Contains, LINQ, indexing).</summary>
+    private SequenceValue LocalArray(IEnumerable<ExpressionSyntax> elements)
+    {
+        var items = elements.Select(e => Stable(Eval(e))).ToList();
+        return new SequenceValue(items, items.Select(Local).FirstOrDefault(i => i is not null) is { } first ? Types.RuntimeTypeName(first) : "object");
+    }
+
+    /// <summary>Whether evaluating the syntax may run code in the debuggee (a call, a getter, an indexer).</summary>
+    private static bool MayCall(ExpressionSyntax syntax) =>
+        syntax.DescendantNodesAndSelf().Any(n => n is InvocationExpressionSyntax or MemberAccessExpressionSyntax
+            or ElementAccessExpressionSyntax or ConditionalAccessExpressionSyntax or IdentifierNameSyntax);
+
+    /// <summary>A value that survives func-evals run later in the expression: primitives read
+    /// into the adapter, objects held by a handle.</summary>
+    public object? Stable(object? value) =>
+        value is RemoteValue remote && Local(remote) is var local && local is not RemoteValue ? local
+            : value is RemoteValue held ? new RemoteValue(context.Pin(held.Value)) : value;
+
+    private static EvalException Unsupported(SyntaxNode syntax) =>
+        new($"cannot evaluate '{syntax}': unsupported syntax ({syntax.Kind()})");
+
+    private object? Bound() => _bindings.Count > 0 ? _bindings.Peek() : throw new EvalException("'?.' without a target");
+
+    /// <summary>A debuggee primitive, string, enum or nullable as a local value; objects stay remote.</summary>
+    public static object? Local(object? value) => value is RemoteValue remote ? EvalValues.FromDebuggee(remote.Value) : value;
+
+    private static object? Literal(LiteralExpressionSyntax literal) => literal.Kind() switch
+    {
+        SyntaxKind.NullLiteralExpression or SyntaxKind.DefaultLiteralExpression => null,
+        SyntaxKind.TrueLiteralExpression => true,
+        SyntaxKind.FalseLiteralExpression => false,
+        _ => literal.Token.Value,
+    };
+
+    private string Interpolate(InterpolatedStringExpressionSyntax interpolated)
+    {
+        var text = new System.Text.StringBuilder();
+        foreach (var content in interpolated.Contents)
+        {
+            if (content is InterpolatedStringTextSyntax literal) text.Append(literal.TextToken.ValueText);
+            else if (content is InterpolationSyntax hole) text.Append(Display.AsText(Local(Eval(hole.Expression)), this));
+        }
+        return text.ToString();
+    }
+
+    private ICorDebugValue? This() => context.Variable("this") is { Kind: "this" } self ? self.Value : null;
+
+    /// <summary>A simple name: lambda parameter, local, argument, member of `this`, static member, type, namespace.</summary>
+    private object? Name(string name, ExpressionSyntax syntax)
+    {
+        if (context.TryLambdaVariable(name, out object? scoped)) return scoped;
+        if (name == ExceptionName)
+            return context.CurrentException?.Invoke() is { } exception ? new RemoteValue(exception)
+                : throw new EvalException("'$exception' is not available: no exception is in flight on this thread");
+        if (context.Variable(name) is { Kind: not "this" } variable)
+            return variable.Value is null
+                ? throw new EvalException($"'{name}' is not available here (0x{variable.ErrorCode:X8})")
+                : new RemoteValue(variable.Value);
+        if (This() is { } self && Members.TryInstance(this, new RemoteValue(self), name, out object? member)) return member;
+        if (Types.EnclosingType(context) is { } enclosing && Members.TryStatic(this, enclosing, name, out object? staticMember))
+            return staticMember;
+        if (Types.Resolve(name, context) is { } type) return type;
+        if (Types.IsNamespace(name, context)) return new NamespaceRef(name);
+        throw new EvalException($"'{name}' is not a local, an argument or a field of this");
+    }
+
+    private object? MemberAccess(MemberAccessExpressionSyntax access)
+    {
+        object? target = Eval(access.Expression);
+        return Member(target, access.Name.Identifier.ValueText, access.Expression.ToString());
+    }
+
+    public object? Member(object? target, string name, string ownerText) => target switch
+    {
+        NamespaceRef ns => Types.Resolve($"{ns.Name}.{name}", context) is { } type ? type
+            : Types.IsNamespace($"{ns.Name}.{name}", context) ? new NamespaceRef($"{ns.Name}.{name}")
+            : throw new EvalException($"'{ns.Name}.{name}' is not a type or namespace of the loaded modules"),
+        TypeRef type => Members.TryStatic(this, type, name, out object? value) ? value
+            : Types.Resolve($"{type.FullName}.{name}", context) ?? throw new EvalException($"'{name}' is not a static member of '{type.FullName}'"),
+        _ => Members.Instance(this, target, name, ownerText),
+    };
+
+    private object? ConditionalAccess(ConditionalAccessExpressionSyntax conditional)
+    {
+        object? target = Eval(conditional.Expression);
+        if (EvalValues.IsNull(target)) return null;
+        _bindings.Push(target);
+        try { return Eval(conditional.WhenNotNull); }
+        finally { _bindings.Pop(); }
+    }
+
+    private object? Index(object? target, SeparatedSyntaxList<ArgumentSyntax> arguments, string ownerText)
+    {
+        var indices = arguments.Select(a => Local(Eval(a.Expression))).ToList();
+        return Indexers.Read(this, target, indices, ownerText);
+    }
+
+    private object? Binary(BinaryExpressionSyntax binary)
+    {
+        SyntaxKind kind = binary.Kind();
+        switch (kind)
+        {
+            case SyntaxKind.LogicalAndExpression:
+                return Operators.Truth(Local(Eval(binary.Left)), binary.Left.ToString()) && Operators.Truth(Local(Eval(binary.Right)), binary.Right.ToString());
+            case SyntaxKind.LogicalOrExpression:
+                return Operators.Truth(Local(Eval(binary.Left)), binary.Left.ToString()) || Operators.Truth(Local(Eval(binary.Right)), binary.Right.ToString());
+            case SyntaxKind.CoalesceExpression:
+                object? left = Eval(binary.Left);
+                return EvalValues.IsNull(left) ? Eval(binary.Right) : left;
+            case SyntaxKind.IsExpression:
+                return Types.IsInstance(Eval(binary.Left), TypeNameOf((TypeSyntax)binary.Right), context);
+            case SyntaxKind.AsExpression:
+                object? value = Eval(binary.Left);
+                return Types.IsInstance(value, TypeNameOf((TypeSyntax)binary.Right), context) ? value : null;
+        }
+        object? first = Eval(binary.Left);
+        object? l = MayCall(binary.Right) ? Stable(first) : first, r = Eval(binary.Right);
+        if (kind is SyntaxKind.EqualsExpression or SyntaxKind.NotEqualsExpression && Operators.ReferenceEquality(l, r) is { } same)
+            return kind == SyntaxKind.EqualsExpression ? same : !same;
+        return Operators.Binary(kind, Local(l), Local(r), binary.ToString());
+    }
+
+    private bool Pattern(object? value, PatternSyntax pattern) => pattern switch
+    {
+        ConstantPatternSyntax constant => constant.Expression is LiteralExpressionSyntax { RawKind: (int)SyntaxKind.NullLiteralExpression }
+            ? EvalValues.IsNull(value)
+            : Operators.Equal(Local(value), Local(Eval(constant.Expression))),
+        UnaryPatternSyntax { RawKind: (int)SyntaxKind.NotPattern } not => !Pattern(value, not.Pattern),
+        BinaryPatternSyntax { RawKind: (int)SyntaxKind.AndPattern } and => Pattern(value, and.Left) && Pattern(value, and.Right),
+        BinaryPatternSyntax { RawKind: (int)SyntaxKind.OrPattern } or => Pattern(value, or.Left) || Pattern(value, or.Right),
+        TypePatternSyntax type => Types.IsInstance(value, TypeNameOf(type.Type), context),
+        DeclarationPatternSyntax declaration => Types.IsInstance(value, TypeNameOf(declaration.Type), context),
+        RelationalPatternSyntax relational => Operators.Truth(Operators.Binary(RelationalKind(relational.OperatorToken.Kind()),
+            Local(value), Local(Eval(relational.Expression)), pattern.ToString()), pattern.ToString()),
+        ParenthesizedPatternSyntax parenthesized => Pattern(value, parenthesized.Pattern),
+        _ => throw Unsupported(pattern),
+    };
+
+    private static SyntaxKind RelationalKind(SyntaxKind token) => token switch
+    {
+        SyntaxKind.LessThanToken => SyntaxKind.LessThanExpression,
+        SyntaxKind.LessThanEqualsToken => SyntaxKind.LessThanOrEqualExpression,
+        SyntaxKind.GreaterThanToken => SyntaxKind.GreaterThanExpression,
+        _ => SyntaxKind.GreaterThanOrEqualExpression,
+    };
+
+    private object? Cast(TypeSyntax type, object? value)
+    {
+        string name = TypeNameOf(type);
+        if (Operators.PrimitiveType(name) is { } primitive)
+            return Operators.Convert(Local(value), primitive, $"({type}){value}");
+        if (Local(value) is var local && local is not RemoteValue && local is not null && Types.IsLocalType(local, name))
+            return local;
+        if (EvalValues.IsNull(value)) return null;
+        if (Local(value) is EnumValue e && Types.Resolve(name, context) is { } enumType)
+            return Members.EnumFromNumber(enumType, e.Number);
+        if (Local(value) is long or int or short or byte or sbyte or ushort or uint or ulong && Types.Resolve(name, context) is { } target
+            && Members.IsEnum(target))
+            return Members.EnumFromNumber(target, System.Convert.ToInt64(Local(value)));
+        if (!Types.IsInstance(value, name, context))
+            throw new EvalException($"cannot cast {Types.RuntimeTypeName(value)} to {name} (InvalidCastException)");
+        return value;
+    }
+
+    /// <summary>The C# name a type syntax spells, with predefined keywords as their System names.</summary>
+    public static string TypeNameOf(TypeSyntax type) => type switch
+    {
+        PredefinedTypeSyntax predefined => Types.KeywordType(predefined.Keyword.ValueText) ?? predefined.ToString(),
+        NullableTypeSyntax nullable => TypeNameOf(nullable.ElementType) + "?",
+        _ => type.ToString().Replace(" ", "", StringComparison.Ordinal),
+    };
+}

@@ -1,0 +1,169 @@
+// Method calls. LINQ operators run here over the enumerated source; methods of strings,
+// numbers and System.Math compute here; every other method runs in the debuggee through
+// func-eval, with overloads picked by argument count and kinds.
+using System.Reflection;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public sealed partial class Interpreter
+{
+    private object? Invoke(InvocationExpressionSyntax invocation)
+    {
+        var arguments = invocation.ArgumentList.Arguments;
+        (object? receiver, string name, bool hasReceiver) = invocation.Expression switch
+        {
+            MemberAccessExpressionSyntax access => (Eval(access.Expression), access.Name.Identifier.ValueText, true),
+            MemberBindingExpressionSyntax binding => (Bound(), binding.Name.Identifier.ValueText, true),
+            IdentifierNameSyntax identifier => (null, identifier.Identifier.ValueText, false),
+            GenericNameSyntax generic => (null, generic.Identifier.ValueText, false),
+            _ => throw Unsupported(invocation),
+        };
+        string text = invocation.ToString();
+        if (!hasReceiver && name == "nameof" && arguments.Count == 1)
+            return arguments[0].Expression is MemberAccessExpressionSyntax m ? m.Name.Identifier.ValueText : arguments[0].Expression.ToString();
+        if (hasReceiver && receiver is not TypeRef && Linq.Handles(name, receiver, arguments))
+            return Linq.Apply(this, receiver, name, arguments, text);
+        if (receiver is TypeRef { FullName: "System.Linq.Enumerable" } && arguments.Count > 0
+            && Stable(Eval(arguments[0].Expression)) is var source && Linq.Handles(name, source, SyntaxFactory.SeparatedList(arguments.Skip(1))))
+            return Linq.Apply(this, source, name, SyntaxFactory.SeparatedList(arguments.Skip(1)), text);
+        var values = arguments.Select(a => a.Expression is LambdaExpressionSyntax
+            ? throw new EvalException($"cannot evaluate '{text}': lambdas are supported in LINQ operators only")
+            : Local(Eval(a.Expression))).ToList();
+        if (!hasReceiver) return CallImplicit(name, values, text);
+        return receiver switch
+        {
+            TypeRef type => Invocation.CallStatic(this, type, name, values, text),
+            RemoteValue remote when Local(remote) is RemoteValue => Invocation.CallMethod(this, remote, name, values, text),
+            _ => Invocation.CallLocal(Local(receiver), name, values, text),
+        };
+    }
+
+    private object? CallImplicit(string name, List<object?> values, string text)
+    {
+        if (This() is { } self && Invocation.HasMethod(new RemoteValue(self), name))
+            return Invocation.CallMethod(this, new RemoteValue(self), name, values, text);
+        if (Types.EnclosingType(context) is { } enclosing) return Invocation.CallStatic(this, enclosing, name, values, text);
+        throw new EvalException($"'{name}' is not a method of this type");
+    }
+}
+
+public static class Invocation
+{
+    private static readonly HashSet<string> LocalStaticTypes = new(StringComparer.Ordinal)
+    {
+        "System.Math", "System.MathF", "System.String", "System.Char", "System.Boolean", "System.Byte", "System.SByte", "System.Int16",
+        "System.UInt16", "System.Int32", "System.UInt32", "System.Int64", "System.UInt64", "System.Single", "System.Double", "System.Decimal",
+    };
+
+    /// <summary>A method of a string, number or enum, computed here (these are pure).</summary>
+    public static object? CallLocal(object? target, string name, List<object?> arguments, string text)
+    {
+        if (target is null) throw new EvalException($"cannot call '{name}' on null (NullReferenceException) in '{text}'");
+        if (target is EnumValue e && name == "ToString" && arguments.Count == 0) return e.Text;
+        if (target is EnumValue flags && name == "HasFlag" && arguments is [EnumValue flag]) return (flags.Number & flag.Number) == flag.Number;
+        if (target is RemoteValue or TypeRef or NamespaceRef or SequenceValue or PairValue or EnumValue)
+            throw new EvalException($"cannot call '{name}' on {Types.RuntimeTypeName(target)}");
+        return Reflect(target.GetType(), target, name, arguments, text);
+    }
+
+    private static object? Reflect(Type type, object? target, string name, List<object?> arguments, string text)
+    {
+        var flags = BindingFlags.Public | BindingFlags.InvokeMethod | (target is null ? BindingFlags.Static : BindingFlags.Instance);
+        try
+        {
+            return type.InvokeMember(name, flags, Type.DefaultBinder, target, arguments.ToArray(), System.Globalization.CultureInfo.InvariantCulture);
+        }
+        catch (TargetInvocationException thrown) when (thrown.InnerException is { } inner)
+        {
+            throw new EvalException($"'{text}' threw {inner.GetType().FullName}: {inner.Message}");
+        }
+        catch (Exception error) when (error is MissingMethodException or AmbiguousMatchException or ArgumentException)
+        {
+            throw new EvalException($"cannot evaluate '{text}': no method {type.Name}.{name} takes these {arguments.Count} argument(s)");
+        }
+    }
+
+    public static object? CallStatic(Interpreter interpreter, TypeRef type, string name, List<object?> arguments, string text)
+    {
+        if (LocalStaticTypes.Contains(type.FullName) && arguments.Select(LocalArgument).ToList() is var locals
+            && locals.All(a => a is not (RemoteValue or SequenceValue or PairValue or EnumValue)) && Type.GetType(type.FullName) is { } local)
+            return Reflect(local, null, name, locals, text);
+        if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
+            throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+        var candidates = md.Methods(type.Token, name).Where(m => m.IsStatic && m.ParameterTypes.Count == arguments.Count);
+        EvalMethod method = Pick(candidates, arguments) ?? throw new EvalException($"'{type.FullName}' has no static method '{name}' taking {arguments.Count} argument(s)");
+        return Run(interpreter, cls, method, [], null, arguments);
+    }
+
+    /// <summary>A sequence of local strings or numbers as a .NET array, for methods computed here.</summary>
+    private static object? LocalArgument(object? argument)
+    {
+        if (argument is not SequenceValue sequence || sequence.Items.Any(i => i is RemoteValue or SequenceValue or PairValue or EnumValue))
+            return argument;
+        if (sequence.Items.All(i => i is string)) return sequence.Items.Cast<string>().ToArray();
+        return sequence.Items.ToArray();
+    }
+
+    public static bool HasMethod(RemoteValue target, string name) =>
+        PathEvaluator.Dereference(target.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+        && Members.Levels(type).Any(l => l.Metadata.Methods(l.Token, name).Any());
+
+    /// <summary>An instance method of a debuggee object (the most derived override), or an extension method.</summary>
+    public static object? CallMethod(Interpreter interpreter, RemoteValue target, string name, List<object?> arguments, string text)
+    {
+        ICorDebugValue? self = PathEvaluator.Dereference(target.Value);
+        if (self is null) throw new EvalException($"cannot call '{name}' on null (NullReferenceException) in '{text}'");
+        if (self is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) throw new EvalException($"cannot read the type of the target of '{text}'");
+        foreach (var (level, cls, md, token) in Members.Levels(type))
+        {
+            var candidates = md.Methods(token, name).Where(m => !m.IsStatic && m.ParameterTypes.Count == arguments.Count);
+            if (Pick(candidates, arguments, Values.TypeNames.TypeArguments(level)) is { } method)
+                return Run(interpreter, cls, method, Values.TypeNames.TypeArguments(level), interpreter.Context.Pin(target.Value), arguments);
+        }
+        foreach (var module in interpreter.Context.Modules.WithSymbols())
+        {
+            if (EvalMetadata.Open(module.Path) is not { } md) continue;
+            foreach (var (typeToken, method) in md.ExtensionMethods(name))
+            {
+                var all = new List<object?> { target };
+                all.AddRange(arguments);
+                if (method.ParameterTypes.Count != all.Count || Pick([method], all) is null) continue;
+                if (module.Module.GetClassFromToken(typeToken, out var cls) < 0) continue;
+                return Run(interpreter, cls, method with { IsStatic = true }, [], null, all);
+            }
+        }
+        throw new EvalException($"'{name}' is not a method of {Types.RuntimeTypeName(target)} taking {arguments.Count} argument(s)");
+    }
+
+    public static object? CallIndexer(Interpreter interpreter, RemoteValue target, IReadOnlyList<object?> indices, string text) =>
+        CallMethod(interpreter, target, "get_Item", [.. indices], $"{text}[...]");
+
+    /// <summary>The first overload whose parameters accept the arguments (exact primitive types preferred).</summary>
+    private static EvalMethod? Pick(IEnumerable<EvalMethod> candidates, IReadOnlyList<object?> arguments,
+        IReadOnlyList<ICorDebugType>? classTypeArguments = null) =>
+        candidates.Select(m => (Method: m, Score: Arguments.Score(Arguments.Instantiate(m.ParameterTypes, classTypeArguments), arguments)))
+            .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
+
+    private static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
+        IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments)
+    {
+        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
+            throw new EvalException($"cannot find the code of '{method.Name}'");
+        var values = new List<ICorDebugValue>();
+        if (self is not null) values.Add(self);
+        // Objects first, held by handles: making strings runs code that would neuter them.
+        var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
+        for (int i = 0; i < pinned.Count; i++)
+            values.Add(Arguments.ToDebuggee(interpreter.Context, pinned[i], method.ParameterTypes[i]));
+        var typeArguments = new List<ICorDebugType>(classTypeArguments);
+        if (method.GenericArity > 0)
+            typeArguments.AddRange(Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));
+        ICorDebugValue? result = interpreter.Context.Call(function, typeArguments, values);
+        return result is null ? null : new RemoteValue(result);
+    }
+}

@@ -1,0 +1,179 @@
+// LINQ operators as agents write them, run in the adapter: the source is enumerated here
+// (Sequences), each lambda body evaluated here per element, within the item and time
+// budgets of the context. Lazy where LINQ is (Any/First stop at the first match).
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public static class Linq
+{
+    private static readonly HashSet<string> Operators = new(StringComparer.Ordinal)
+    {
+        "Where", "Select", "Any", "All", "Count", "LongCount", "First", "FirstOrDefault", "Last", "LastOrDefault",
+        "Single", "SingleOrDefault", "Sum", "Min", "Max", "Average", "OrderBy", "OrderByDescending", "Take", "Skip",
+        "ToList", "ToArray", "AsEnumerable", "Distinct", "Reverse", "Contains", "ElementAt", "TakeWhile", "SkipWhile",
+    };
+
+    /// <summary>Whether `receiver.name(arguments)` is a LINQ call the adapter runs itself.</summary>
+    public static bool Handles(string name, object? receiver, SeparatedSyntaxList<ArgumentSyntax> arguments)
+    {
+        if (!Operators.Contains(name)) return false;
+        bool lambda = arguments.Any(a => a.Expression is LambdaExpressionSyntax);
+        object? local = Interpreter.Local(receiver);
+        if (local is SequenceValue) return true;
+        if (local is string) return lambda;
+        if (local is not RemoteValue remote) return false;
+        return Session.PathEvaluator.Dereference(remote.Value) is Engine.ICorDebugArrayValue || Members.ClassName(remote.Value) is
+            "System.Collections.Generic.List`1" or "System.Collections.Generic.Dictionary`2" or "System.Collections.Generic.HashSet`1"
+            or "System.Collections.Generic.Queue`1" or "System.Collections.Generic.Stack`1";
+    }
+
+    public static object? Apply(Interpreter interpreter, object? receiver, string name, SeparatedSyntaxList<ArgumentSyntax> arguments, string text)
+    {
+        EvalContext context = interpreter.Context;
+        string elementType = Sequences.ElementTypeName(receiver);
+        IEnumerable<object?> items = Sequences.Enumerate(context, receiver, text);
+        Func<object?, int, object?>? lambda = arguments.Count > 0 && arguments[0].Expression is LambdaExpressionSyntax l
+            ? Lambda(interpreter, l) : null;
+        object? Argument(int i) => Interpreter.Local(interpreter.Eval(arguments[i].Expression));
+        bool Test(object? item, int index) => Evaluation.Operators.Truth(Interpreter.Local(lambda!(item, index)), arguments[0].ToString());
+        IEnumerable<object?> Filtered() => lambda is null ? items : items.Where((item, i) => Test(item, i));
+        IEnumerable<object?> Projected() => lambda is null ? items.Select(Interpreter.Local) : items.Select((item, i) => Interpreter.Local(lambda(item, i)));
+
+        return name switch
+        {
+            "Where" => Sequence(items.Where((item, i) => Test(item, i)), elementType),
+            "Select" => Select(items, lambda is null ? throw Needs(name, text) : (item, i) => interpreter.Stable(lambda(item, i))),
+            "Any" => Filtered().Any(),
+            "All" => items.Select((item, i) => (item, i)).All(p => Test(p.item, p.i)),
+            "Count" => Filtered().Count(),
+            "LongCount" => Filtered().LongCount(),
+            "First" => Pick(Filtered(), true, false, text, name),
+            "FirstOrDefault" => Pick(Filtered(), true, true, text, name),
+            "Last" => Pick(Filtered().Reverse(), true, false, text, name),
+            "LastOrDefault" => Pick(Filtered().Reverse(), true, true, text, name),
+            "Single" => Pick(Filtered(), false, false, text, name),
+            "SingleOrDefault" => Pick(Filtered(), false, true, text, name),
+            "Sum" => Sum(Projected().ToList()),
+            "Average" => Average(Projected().ToList(), text),
+            "Min" => Extreme(Projected().ToList(), SyntaxKind.LessThanExpression, text),
+            "Max" => Extreme(Projected().ToList(), SyntaxKind.GreaterThanExpression, text),
+            "OrderBy" => Sequence(Sort(items, lambda ?? throw Needs(name, text), false), elementType),
+            "OrderByDescending" => Sequence(Sort(items, lambda ?? throw Needs(name, text), true), elementType),
+            "Take" => Sequence(items.Take(Int(Argument(0), text)), elementType),
+            "Skip" => Sequence(items.Skip(Int(Argument(0), text)), elementType),
+            "TakeWhile" => Sequence(items.TakeWhile((item, i) => Test(item, i)), elementType),
+            "SkipWhile" => Sequence(items.SkipWhile((item, i) => Test(item, i)), elementType),
+            "ElementAt" => items.ElementAtOrDefault(Int(Argument(0), text)) is var e && e is null
+                ? throw new EvalException($"'{text}': index out of range (ArgumentOutOfRangeException)") : e,
+            "ToList" or "ToArray" or "AsEnumerable" => Sequence(items, elementType),
+            "Reverse" => Sequence(items.Reverse(), elementType),
+            "Distinct" => Sequence(Distinct(items), elementType),
+            "Contains" => items.Any(item => Evaluation.Operators.Equal(Interpreter.Local(item), Argument(0))),
+            _ => throw new EvalException($"'{name}' is not supported in the adapter's LINQ"),
+        };
+    }
+
+    private static EvalException Needs(string name, string text) => new($"'{text}': {name} needs a lambda argument");
+
+    private static SequenceValue Sequence(IEnumerable<object?> items, string elementType) => new(items.ToList(), elementType);
+
+    /// <summary>A lambda `x => body` or `(x, i) => body`, its parameters bound in a scope while the body runs.</summary>
+    private static Func<object?, int, object?> Lambda(Interpreter interpreter, LambdaExpressionSyntax lambda)
+    {
+        string[] parameters = lambda switch
+        {
+            SimpleLambdaExpressionSyntax simple => [simple.Parameter.Identifier.ValueText],
+            ParenthesizedLambdaExpressionSyntax p => [.. p.ParameterList.Parameters.Select(x => x.Identifier.ValueText)],
+            _ => [],
+        };
+        if (lambda.ExpressionBody is not { } body)
+            throw new EvalException($"'{lambda}': only expression-bodied lambdas are supported");
+        return (item, index) =>
+        {
+            var scope = new Dictionary<string, object?>(StringComparer.Ordinal);
+            if (parameters.Length > 0) scope[parameters[0]] = item;
+            if (parameters.Length > 1) scope[parameters[1]] = index;
+            return interpreter.Context.WithScope(scope, () => interpreter.Eval(body));
+        };
+    }
+
+    private static SequenceValue Select(IEnumerable<object?> items, Func<object?, int, object?> lambda)
+    {
+        var projected = items.Select((item, i) => lambda(item, i)).ToList();
+        string type = projected.Select(Interpreter.Local).FirstOrDefault(p => p is not null) is { } first ? Types.RuntimeTypeName(first) : "object";
+        return new SequenceValue(projected, type);
+    }
+
+    private static object? Pick(IEnumerable<object?> items, bool first, bool orDefault, string text, string name)
+    {
+        using var e = items.GetEnumerator();
+        if (!e.MoveNext())
+            return orDefault ? null : throw new EvalException($"'{text}': {name} found no element (InvalidOperationException: Sequence contains no matching element)");
+        object? found = e.Current;
+        if (!first && e.MoveNext())
+            throw new EvalException($"'{text}': {name} found more than one element (InvalidOperationException)");
+        return found;
+    }
+
+    private static int Int(object? value, string text) => value is int i ? i : throw new EvalException($"'{text}': the count must be an int");
+
+    private static object? Sum(List<object?> values)
+    {
+        object? total = values.FirstOrDefault(v => v is not null) is { } first ? Evaluation.Operators.DefaultOf(SystemName(first)) : 0;
+        foreach (object? value in values)
+            if (value is not null)
+                total = checked(Evaluation.Operators.Binary(SyntaxKind.AddExpression, total, value, "Sum"));
+        return total;
+    }
+
+    private static string SystemName(object value) => value.GetType().FullName ?? "System.Int32";
+
+    private static object? Average(List<object?> values, string text)
+    {
+        var present = values.Where(v => v is not null).ToList();
+        if (present.Count == 0) throw new EvalException($"'{text}': Sequence contains no elements (InvalidOperationException)");
+        object? total = Sum(present);
+        return total is decimal m ? m / present.Count : total is float f ? f / present.Count : System.Convert.ToDouble(total) / present.Count;
+    }
+
+    private static object? Extreme(List<object?> values, SyntaxKind better, string text)
+    {
+        var present = values.Where(v => v is not null).ToList();
+        if (present.Count == 0) throw new EvalException($"'{text}': Sequence contains no elements (InvalidOperationException)");
+        object? best = present[0];
+        foreach (object? value in present.Skip(1))
+            if (Compare(value, best) is var c && (better == SyntaxKind.LessThanExpression ? c < 0 : c > 0)) best = value;
+        return best;
+    }
+
+    private static int Compare(object? a, object? b)
+    {
+        if (a is string sa && b is string sb) return string.CompareOrdinal(sa, sb);
+        if (a is EnumValue ea && b is EnumValue eb) return ea.Number.CompareTo(eb.Number);
+        if (a is null || b is null) return a is null ? (b is null ? 0 : -1) : 1;
+        if (Evaluation.Operators.Equal(a, b)) return 0;
+        return Evaluation.Operators.Binary(SyntaxKind.LessThanExpression, a, b, "compare") is true ? -1 : 1;
+    }
+
+    private static List<object?> Sort(IEnumerable<object?> items, Func<object?, int, object?> key, bool descending)
+    {
+        var keyed = items.Select((item, i) => (Item: item, Key: Interpreter.Local(key(item, i)))).ToList();
+        var sorted = descending ? keyed.OrderByDescending(p => p.Key, Comparer<object?>.Create(Compare))
+            : keyed.OrderBy(p => p.Key, Comparer<object?>.Create(Compare));
+        return [.. sorted.Select(p => p.Item)];
+    }
+
+    private static List<object?> Distinct(IEnumerable<object?> items)
+    {
+        var kept = new List<object?>();
+        foreach (object? item in items)
+        {
+            object? local = Interpreter.Local(item);
+            if (!kept.Any(k => Evaluation.Operators.Equal(Interpreter.Local(k), local))) kept.Add(item);
+        }
+        return kept;
+    }
+}

@@ -1,0 +1,180 @@
+// Member access: fields read straight from the debuggee (auto-properties through their
+// backing fields), other property getters run by func-eval, constants from metadata,
+// members of local strings and numbers computed here.
+using System.Reflection;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public static class Members
+{
+    public static object? Instance(Interpreter interpreter, object? target, string name, string ownerText)
+    {
+        if (name is "HasValue" or "Value" && target is RemoteValue nullable && IsNullableType(nullable))
+        {
+            object? inner = Interpreter.Local(nullable);
+            if (name == "HasValue") return inner is not null;
+            return inner ?? throw new EvalException($"'{ownerText}' is null: Nullable object must have a value (InvalidOperationException)");
+        }
+        object? local = Interpreter.Local(target);
+        if (local is null) throw new EvalException($"cannot read '{name}' of null '{ownerText}' (NullReferenceException)");
+        if (local is RemoteValue remote)
+        {
+            if (PathEvaluator.Dereference(remote.Value) is ICorDebugArrayValue array) return ArrayMember(array, name, ownerText);
+            if (TryInstance(interpreter, remote, name, out object? value)) return value;
+            throw new EvalException($"'{name}' is not a field or property of '{ownerText}' ({Types.RuntimeTypeName(remote)})");
+        }
+        return local switch
+        {
+            PairValue pair when name == "Key" => pair.Key,
+            PairValue pair when name == "Value" => pair.Value,
+            SequenceValue sequence when name is "Count" or "Length" => sequence.Items.Count,
+            _ => LocalProperty(local, name, ownerText),
+        };
+    }
+
+    private static bool IsNullableType(RemoteValue value) => Types.RuntimeTypeName(value).EndsWith('?');
+
+    private static object ArrayMember(ICorDebugArrayValue array, string name, string ownerText)
+    {
+        array.GetCount(out uint count);
+        array.GetRank(out uint rank);
+        return name switch
+        {
+            "Length" => (object)(int)count,
+            "LongLength" => (object)(long)count,
+            "Rank" => (object)(int)rank,
+            _ => throw new EvalException($"'{name}' is not a field of '{ownerText}' (an array)"),
+        };
+    }
+
+    /// <summary>A public instance property of a local value (string.Length, ...), computed here.</summary>
+    private static object? LocalProperty(object local, string name, string ownerText)
+    {
+        PropertyInfo? property = local.GetType().GetProperty(name, BindingFlags.Public | BindingFlags.Instance);
+        if (property is null || property.GetIndexParameters().Length > 0)
+            throw new EvalException($"'{name}' is not a field or property of '{ownerText}' ({Types.RuntimeTypeName(local)})");
+        return property.GetValue(local);
+    }
+
+    /// <summary>An instance field or property of a debuggee object, looked up from the runtime type down to its bases.</summary>
+    public static bool TryInstance(Interpreter interpreter, RemoteValue self, string name, out object? value)
+    {
+        value = null;
+        ICorDebugValue? target = PathEvaluator.Dereference(self.Value);
+        if (target is not ICorDebugObjectValue obj || target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
+            return false;
+        foreach (var (level, cls, md, token) in Levels(type))
+        {
+            if (name == "Count" && md.GetTypeName(token) == "System.Collections.Generic.List`1"
+                && md.Fields(token).FirstOrDefault(f => f.Name == "_size") is { } size && obj.GetFieldValue(cls, size.Token, out var sizeValue) >= 0)
+            {
+                value = new RemoteValue(sizeValue);
+                return true;
+            }
+            foreach (var field in md.Fields(token))
+            {
+                if (field.Name != name && ModuleMetadata.FieldDisplayName(field.Name) != name) continue;
+                value = FieldValue(interpreter.Context, obj, level, cls, field);
+                return true;
+            }
+            if (md.Properties(token).FirstOrDefault(p => p.Name == name && p.IndexCount == 0) is { } property)
+            {
+                value = CallGetter(interpreter.Context, cls, level, property, property.IsStatic ? [] : [self.Value]);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// <summary>The runtime type and its bases, each with its class and metadata (System.Object included).</summary>
+    public static IEnumerable<(ICorDebugType Level, ICorDebugClass Class, EvalMetadata Metadata, int Token)> Levels(ICorDebugType type)
+    {
+        ICorDebugType? current = type;
+        for (int depth = 0; current is not null && depth < 32; depth++)
+        {
+            if (current.GetClass(out var cls) < 0 || cls.GetModule(out var module) < 0 || cls.GetToken(out int token) < 0) yield break;
+            if (EvalMetadata.Open(DebuggerEngine.ModuleName(module)) is { } md) yield return (current, cls, md, token);
+            if (current.GetBase(out var baseType) < 0) yield break;
+            current = baseType;
+        }
+    }
+
+    private static object? FieldValue(EvalContext context, ICorDebugObjectValue? obj, ICorDebugType? level, ICorDebugClass cls, EvalField field)
+    {
+        if (field.IsLiteral) return field.Constant;
+        int hr;
+        ICorDebugValue value;
+        if (field.IsStatic)
+        {
+            hr = level is not null && TypeNames.TypeArguments(level).Count > 0
+                ? level.GetStaticFieldValue(field.Token, context.Frame.Frame, out value)
+                : cls.GetStaticFieldValue(field.Token, context.Frame.Frame, out value);
+        }
+        else
+        {
+            hr = obj!.GetFieldValue(cls, field.Token, out value);
+        }
+        if (hr < 0) throw new EvalException($"cannot read field '{ModuleMetadata.FieldDisplayName(field.Name)}' (0x{hr:X8}; a static field of a class not yet initialized?)");
+        return new RemoteValue(value);
+    }
+
+    private static object? CallGetter(EvalContext context, ICorDebugClass cls, ICorDebugType? level, EvalProperty property, ICorDebugValue[] arguments)
+    {
+        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(property.GetterToken, out var getter) < 0)
+            throw new EvalException($"cannot find the getter of '{property.Name}'");
+        IReadOnlyList<ICorDebugType> typeArguments = level is null ? [] : TypeNames.TypeArguments(level);
+        ICorDebugValue? result = context.Call(getter, typeArguments, arguments);
+        return result is null ? null : new RemoteValue(result);
+    }
+
+    /// <summary>A static field, constant or property of a named type (enum members included).</summary>
+    public static bool TryStatic(Interpreter interpreter, TypeRef type, string name, out object? value)
+    {
+        value = null;
+        if (EvalMetadata.Open(type.Module.Path) is not { } md) return false;
+        if (type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0) return false;
+        foreach (var field in md.Fields(type.Token))
+        {
+            if (!field.IsStatic || (field.Name != name && ModuleMetadata.FieldDisplayName(field.Name) != name)) continue;
+            value = field.IsLiteral && IsEnum(type) ? EnumFromNumber(type, System.Convert.ToInt64(field.Constant))
+                : FieldValue(interpreter.Context, null, null, cls, field);
+            return true;
+        }
+        if (md.Properties(type.Token).FirstOrDefault(p => p.Name == name && p.IsStatic && p.IndexCount == 0) is { } property)
+        {
+            value = CallGetter(interpreter.Context, cls, null, property, []);
+            return true;
+        }
+        return false;
+    }
+
+    /// <summary>A field of an object or struct by metadata name (internals such as List's _items), or null.</summary>
+    public static ICorDebugValue? RawField(ICorDebugValue value, string name)
+    {
+        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        if (target is not ICorDebugObjectValue obj || target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
+            return null;
+        foreach (var (_, cls, md, token) in Levels(type))
+            foreach (var field in md.Fields(token))
+                if (!field.IsStatic && field.Name == name)
+                    return obj.GetFieldValue(cls, field.Token, out var fieldValue) >= 0 ? fieldValue : null;
+        return null;
+    }
+
+    /// <summary>The metadata name of an object's runtime class ("System.Collections.Generic.List`1"), or null.</summary>
+    public static string? ClassName(ICorDebugValue value) =>
+        PathEvaluator.Dereference(value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+            && type.GetClass(out var cls) >= 0 ? TypeNames.DeclaredName(cls) : null;
+
+    public static bool IsEnum(TypeRef type) =>
+        ModuleMetadata.Open(type.Module.Path).GetBaseType(type.Token)?.ExternalTypeName == "System.Enum";
+
+    public static EnumValue EnumFromNumber(TypeRef type, long number) =>
+        EvalValues.MakeEnum(type.FullName, number, ModuleMetadata.Open(type.Module.Path).GetEnumMembers(type.Token));
+
+    public static EnumValue EnumLike(EnumValue like, long number) => EvalValues.MakeEnum(like.TypeName, number);
+}

@@ -1,0 +1,127 @@
+// Enumerating collections in the adapter, in their own enumeration order, by reading their
+// internals (no code runs in the debuggee): arrays, List, Dictionary (key/value pairs),
+// HashSet, Queue, Stack, strings and sequences LINQ already computed here.
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public static class Sequences
+{
+    /// <summary>The items of an enumerable value, each counted against the context's budget.</summary>
+    public static IEnumerable<object?> Enumerate(EvalContext context, object? source, string sourceText)
+    {
+        foreach (object? item in Items(context, source, sourceText))
+        {
+            context.CountItem();
+            yield return item;
+        }
+    }
+
+    private static IEnumerable<object?> Items(EvalContext context, object? source, string sourceText)
+    {
+        object? local = Interpreter.Local(source);
+        switch (local)
+        {
+            case null:
+                throw new EvalException($"'{sourceText}' is null (ArgumentNullException: Value cannot be null. (Parameter 'source'))");
+            case SequenceValue sequence:
+                return sequence.Items;
+            case string text:
+                return text.Select(c => (object?)c);
+            case RemoteValue remote:
+                return RemoteItems(context, remote.Value, sourceText);
+            default:
+                throw new EvalException($"'{sourceText}' is not a collection ({Types.RuntimeTypeName(local)})");
+        }
+    }
+
+    private static IEnumerable<object?> RemoteItems(EvalContext context, ICorDebugValue value, string sourceText)
+    {
+        if (PathEvaluator.Dereference(value) is ICorDebugArrayValue) return ArrayItems(context, value, 0, null);
+        string? name = Members.ClassName(value);
+        return name switch
+        {
+            "System.Collections.Generic.List`1" => ArrayItems(context, Members.RawField(value, "_items"), 0, SizeOf(value, "_size")),
+            "System.Collections.Generic.Dictionary`2" => EntryItems(context, value, e =>
+                new PairValue(EntryField(e, "key"), EntryField(e, "value")), "next"),
+            "System.Collections.Generic.HashSet`1" => EntryItems(context, value, e => EntryField(e, "Value"), "Next"),
+            "System.Collections.Generic.Queue`1" => QueueItems(context, value),
+            "System.Collections.Generic.Stack`1" => ArrayItems(context, Members.RawField(value, "_array"), 0, SizeOf(value, "_size")).Reverse(),
+            _ => throw new EvalException($"cannot enumerate '{sourceText}' ({Types.RuntimeTypeName(new RemoteValue(value))}) in the adapter: arrays, List, Dictionary, HashSet, Queue and Stack are supported"),
+        };
+    }
+
+    private static int SizeOf(ICorDebugValue collection, string field) =>
+        Members.RawField(collection, field) is { } size && EvalValues.FromDebuggee(size) is int n ? n : 0;
+
+    /// <summary>Elements of an array held by a handle; each element can read itself again from it after a func-eval.</summary>
+    private static IEnumerable<object?> ArrayItems(EvalContext context, ICorDebugValue? arrayValue, int start, int? count)
+    {
+        if (arrayValue is null) yield break;
+        ICorDebugValue held = context.Pin(arrayValue);
+        int generation = EvalContext.Generation;
+        if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array) yield break;
+        array.GetCount(out uint length);
+        int end = count is { } c ? Math.Min(start + c, (int)length) : (int)length;
+        ICorDebugValue Element(ICorDebugArrayValue from, int i) =>
+            from.GetElementAtPosition((uint)i, out var element) >= 0 ? element : throw new EvalException($"cannot read element {i} of the collection");
+        for (int i = start; i < end; i++)
+        {
+            if (generation != EvalContext.Generation)
+            {
+                array = PathEvaluator.Dereference(held) as ICorDebugArrayValue ?? throw new EvalException("the collection went away");
+                generation = EvalContext.Generation;
+            }
+            int index = i;
+            var item = new RemoteValue(Element(array, i), () => Element((ICorDebugArrayValue)PathEvaluator.Dereference(held)!, index));
+            yield return item.Value is ICorDebugReferenceValue ? item : Interpreter.Local(item) is var local && local is RemoteValue ? item : local;
+        }
+    }
+
+    /// <summary>Dictionary and HashSet keep entries in insertion order; freed ones have next &lt; -1.</summary>
+    /// <summary>A field of a Dictionary/HashSet entry, read again through the entry after a func-eval.</summary>
+    private static object? EntryField(RemoteValue entry, string name)
+    {
+        ICorDebugValue Read() => Members.RawField(entry.Value, name) ?? throw new EvalException($"the collection entry has no '{name}'");
+        var field = new RemoteValue(Read(), Read);
+        return Interpreter.Local(field) is var local && local is RemoteValue ? field : local;
+    }
+
+    private static IEnumerable<object?> EntryItems(EvalContext context, ICorDebugValue collection, Func<RemoteValue, object?> item, string nextField)
+    {
+        int count = SizeOf(collection, "_count");
+        foreach (RemoteValue? entry in ArrayItems(context, Members.RawField(collection, "_entries"), 0, count).Cast<RemoteValue?>())
+        {
+            if (entry is null || Members.RawField(entry.Value, nextField) is not { } next) continue;
+            if (EvalValues.FromDebuggee(next) is int n && n < -1) continue;
+            yield return item(entry);
+        }
+    }
+
+    private static IEnumerable<object?> QueueItems(EvalContext context, ICorDebugValue queue)
+    {
+        int head = SizeOf(queue, "_head"), size = SizeOf(queue, "_size");
+        var ring = ArrayItems(context, Members.RawField(queue, "_array"), 0, null).ToList();
+        for (int i = 0; i < size && ring.Count > 0; i++) yield return ring[(head + i) % ring.Count];
+    }
+
+    /// <summary>The element type's C# name, for a sequence's display.</summary>
+    public static string ElementTypeName(object? source)
+    {
+        object? local = Interpreter.Local(source);
+        if (local is SequenceValue s) return s.ElementType;
+        if (local is string) return "char";
+        if (local is RemoteValue remote && PathEvaluator.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0)
+        {
+            var arguments = TypeNames.TypeArguments(type);
+            if (type.GetType(out int elementType) >= 0 && elementType is CorElementType.SzArray or CorElementType.Array
+                && type.GetFirstTypeParameter(out var element) >= 0)
+                return TypeNames.Format(element);
+            if (arguments.Count == 1) return TypeNames.Format(arguments[0]);
+            if (arguments.Count == 2) return $"KeyValuePair<{TypeNames.Format(arguments[0])}, {TypeNames.Format(arguments[1])}>";
+        }
+        return "object";
+    }
+}

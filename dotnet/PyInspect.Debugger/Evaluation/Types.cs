@@ -1,0 +1,123 @@
+// Type names in expressions: resolving them against the loaded modules (as C# would from
+// the stopped method's namespace, with `using System` and friends), and checking a value's
+// runtime type against one (is, as, casts).
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation;
+
+public static class Types
+{
+    private static readonly string[] ImplicitNamespaces = ["System", "System.Collections.Generic", "System.Linq", "System.Text"];
+
+    public static string? KeywordType(string keyword) => keyword switch
+    {
+        "bool" => "System.Boolean", "char" => "System.Char", "sbyte" => "System.SByte", "byte" => "System.Byte",
+        "short" => "System.Int16", "ushort" => "System.UInt16", "int" => "System.Int32", "uint" => "System.UInt32",
+        "long" => "System.Int64", "ulong" => "System.UInt64", "float" => "System.Single", "double" => "System.Double",
+        "decimal" => "System.Decimal", "string" => "System.String", "object" => "System.Object",
+        "nint" => "System.IntPtr", "nuint" => "System.UIntPtr",
+        _ => null,
+    };
+
+    /// <summary>A type by the name the expression uses, or null.</summary>
+    public static TypeRef? Resolve(string name, EvalContext context)
+    {
+        name = KeywordType(name) ?? name;
+        int angle = name.IndexOf('<');
+        if (angle >= 0) name = name[..angle];
+        var candidates = new List<string> { name };
+        if (EnclosingType(context) is { } enclosing)
+        {
+            candidates.Add($"{enclosing.FullName}.{name}");
+            var md = EvalMetadata.Open(enclosing.Module.Path);
+            string ns = md?.GetNamespace(enclosing.Token) ?? "";
+            for (string prefix = ns; prefix.Length > 0; prefix = prefix.Contains('.') ? prefix[..prefix.LastIndexOf('.')] : "")
+                candidates.Add($"{prefix}.{name}");
+        }
+        candidates.AddRange(ImplicitNamespaces.Select(ns => $"{ns}.{name}"));
+        var modules = context.Modules.All();
+        foreach (string candidate in candidates)
+            foreach (var module in modules)
+                if (EvalMetadata.Open(module.Path)?.FindType(candidate) is { } token)
+                    return new TypeRef(module, token, EvalMetadata.Open(module.Path)!.GetTypeName(token));
+        return null;
+    }
+
+    public static bool IsNamespace(string name, EvalContext context) =>
+        context.Modules.All().Any(m => EvalMetadata.Open(m.Path)?.HasNamespace(name) == true);
+
+    /// <summary>The type declaring the stopped method.</summary>
+    public static TypeRef? EnclosingType(EvalContext context)
+    {
+        if (context.Frame.Module is not { } module || EvalMetadata.Open(module.Path) is not { } md) return null;
+        int token = md.DeclaringTypeOfMethod(context.Frame.MethodToken);
+        return new TypeRef(module, token, md.GetTypeName(token));
+    }
+
+    /// <summary>`value is T`: local values by their .NET type, debuggee objects by runtime type, bases and interfaces.</summary>
+    public static bool IsInstance(object? value, string typeName, EvalContext context)
+    {
+        if (EvalValues.IsNull(value)) return false;
+        typeName = KeywordType(typeName) ?? typeName;
+        if (typeName is "System.Object" or "object") return true;
+        object? local = Interpreter.Local(value);
+        if (local is not RemoteValue) return IsLocalType(local, typeName) || (local is EnumValue e && SameName(e.TypeName, typeName));
+        var remote = (RemoteValue)local;
+        string? wanted = Resolve(typeName, context)?.FullName ?? typeName;
+        foreach (string name in TypeChain(remote.Value))
+            if (SameName(name, wanted) || SameName(name, typeName)) return true;
+        return false;
+    }
+
+    private static bool SameName(string metadataName, string wanted)
+    {
+        string plain = StripArity(metadataName);
+        wanted = StripArity(wanted.Contains('<') ? wanted[..wanted.IndexOf('<')] : wanted);
+        return plain == wanted || plain.EndsWith("." + wanted, StringComparison.Ordinal);
+    }
+
+    private static string StripArity(string name) =>
+        string.Join('.', name.Split('.').Select(s => s.IndexOf('`') is var i and >= 0 ? s[..i] : s));
+
+    /// <summary>Metadata names of an object's runtime type, its bases and their interfaces.</summary>
+    public static IEnumerable<string> TypeChain(ICorDebugValue value)
+    {
+        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        if (target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) yield break;
+        if (target is ICorDebugArrayValue) { yield return TypeNames.Format(type); yield return "System.Array"; yield break; }
+        ICorDebugType? current = type;
+        for (int depth = 0; current is not null && depth < 32; depth++)
+        {
+            if (current.GetClass(out var cls) < 0) break;
+            yield return TypeNames.DeclaredName(cls);
+            if (cls.GetModule(out var module) >= 0 && EvalMetadata.Open(DebuggerEngine.ModuleName(module)) is { } md
+                && cls.GetToken(out int token) >= 0)
+                foreach (string iface in md.Interfaces(token)) yield return iface;
+            if (current.GetBase(out var baseType) < 0) break;
+            current = baseType;
+        }
+    }
+
+    public static bool IsLocalType(object? value, string typeName) => value switch
+    {
+        string => typeName is "System.String" or "string" or "String",
+        _ => value is not null && Operators.PrimitiveType(typeName) == value.GetType(),
+    };
+
+    /// <summary>The C# name of a value's type, for messages and results.</summary>
+    public static string RuntimeTypeName(object? value) => value switch
+    {
+        null => "null",
+        RemoteValue remote => PathEvaluator.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+            ? TypeNames.Format(type) : "object",
+        EnumValue e => e.TypeName,
+        TypeRef t => $"the type {t.FullName}",
+        NamespaceRef n => $"the namespace {n.Name}",
+        TypeOfValue => "System.Type",
+        SequenceValue s => $"IEnumerable<{s.ElementType}>",
+        PairValue => "KeyValuePair",
+        _ => Display.LocalTypeName(value),
+    };
+}
