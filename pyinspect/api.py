@@ -10,9 +10,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
 
+from pyinspect.closing import ClosesOnExit
 from pyinspect.debugger import Debugger, debug_attach, launch
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["Debugger", "Heap", "attach", "debug_attach", "launch", "open_dump"]
 
 
-class Heap:
+class Heap(ClosesOnExit):
     """A heap to explore interactively; long walks show a tqdm progress bar."""
 
     def __init__(self, reader: HeapReader) -> None:
@@ -58,13 +58,6 @@ class Heap:
 
     def close(self) -> None:
         self.reader.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<pyinspect.Heap of {self.reader.description}>"

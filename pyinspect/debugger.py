@@ -16,9 +16,9 @@ as DataFrames for reading, models for everything else.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from types import TracebackType
-from typing import TYPE_CHECKING, Literal, Self
+from typing import TYPE_CHECKING, Literal
 
+from pyinspect.closing import ClosesOnExit
 from pyinspect.errors import (
     DepthExceededError,
     InvalidParameterError,
@@ -38,7 +38,7 @@ __all__ = ["Debugger", "debug_attach", "launch"]
 BreakpointSpec = tuple[str, int]
 
 
-class Debugger:
+class Debugger(ClosesOnExit):
     """One debug session for interactive use; ``close()`` (or ``with``) ends it the way
     debug_disconnect does: a launched program is terminated, an attached one detached."""
 
@@ -136,13 +136,6 @@ class Debugger:
         if self.session.active_adapter is not None:
             self.session.disconnect(terminate)
         self.session.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = self.session.snapshot()

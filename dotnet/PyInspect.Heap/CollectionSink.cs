@@ -48,14 +48,7 @@ internal sealed class CollectionSink
         }
         else
             _stats?.Add(_reader, slot);
-        if (index < _preview)
-            _first.Add(Element(index, slot));
-        else
-        {
-            _last.Enqueue((index, slot));
-            if (_last.Count > _preview)
-                _last.Dequeue();
-        }
+        Keep(index, slot);
         return WithinBudget();
     }
 
@@ -96,15 +89,20 @@ internal sealed class CollectionSink
             int index = Read++;
             if (index >= _preview && i < n - _preview)
                 continue;
-            var slot = first with { Location = first.Location + (ulong)(done + i) * (ulong)stride };
-            if (index < _preview)
-                _first.Add(Element(index, slot));
-            else
-            {
-                _last.Enqueue((index, slot));
-                if (_last.Count > _preview)
-                    _last.Dequeue();
-            }
+            Keep(index, first with { Location = first.Location + (ulong)(done + i) * (ulong)stride });
+        }
+    }
+
+    /// <summary>An element for the preview: among the first ones, or queued as one of the last.</summary>
+    private void Keep(int index, Slot slot)
+    {
+        if (index < _preview)
+            _first.Add(Element(index, slot));
+        else
+        {
+            _last.Enqueue((index, slot));
+            if (_last.Count > _preview)
+                _last.Dequeue();
         }
     }
 

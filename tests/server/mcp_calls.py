@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -61,24 +60,6 @@ def story_source() -> str:
 
 def story_line(marker: str) -> int:
     return marker_line("AgentStory", marker)
-
-
-def read_counter(path: Path) -> int | None:
-    """DebuggeeLoop's counter; None when the file stays empty (the debuggee paused between
-    the truncate and the write of File.WriteAllText)."""
-    for _ in range(50):
-        text = path.read_text().strip()
-        if text:
-            return int(text)
-        time.sleep(0.01)
-    return None
-
-
-def counter_moves(path: Path, seconds: float = 0.3) -> bool:
-    before = read_counter(path)
-    time.sleep(seconds)
-    after = read_counter(path)
-    return before is not None and after is not None and after > before
 
 
 async def stop_at_ready(client: Client, folder: Path) -> dict[str, Any]:

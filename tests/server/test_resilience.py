@@ -15,17 +15,16 @@ import anyio
 import psutil
 import pytest
 from mcp import Client, StdioServerParameters
-from mcp_calls import call_ok, counter_moves, error_code, story_line, story_source, with_client
-from support.targets import running_target, target_dll, wait_for_file
+from mcp_calls import call_ok, error_code, story_line, story_source, with_client
+from support.debuggee_loop import counter_moves, counting_loop
+from support.targets import target_dll
 
 pytestmark = pytest.mark.asyncio
 
 
 @pytest.fixture
 def loop(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    counter = tmp_path / "counter.txt"
-    with running_target("DebuggeeLoop", str(counter)) as proc:
-        wait_for_file(counter, proc=proc)
+    with counting_loop(tmp_path) as (proc, counter):
         yield proc.pid, counter
 
 

@@ -12,7 +12,8 @@ import anyio
 import pytest
 from mcp import Client
 from mcp_calls import call_ok, error_code, story_line, story_source, with_client
-from support.targets import running_target, target_dll, wait_for_file
+from support.debuggee_loop import counting_loop
+from support.targets import target_dll
 
 pytestmark = pytest.mark.asyncio
 
@@ -21,9 +22,7 @@ SEED_TOOLS = ("stacktrace_get", "variables_get", "evaluate")
 
 @pytest.fixture
 def loop_pid(tmp_path: Path) -> Iterator[int]:
-    counter = tmp_path / "counter.txt"
-    with running_target("DebuggeeLoop", str(counter)) as proc:
-        wait_for_file(counter, proc=proc)
+    with counting_loop(tmp_path) as (proc, _):
         yield proc.pid
         assert proc.poll() is None
 

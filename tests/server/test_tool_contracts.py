@@ -13,14 +13,14 @@ import pytest
 from mcp import Client
 from mcp_calls import (
     call_ok,
-    counter_moves,
     error_code,
     stop_at_ready,
     story_line,
     story_source,
     with_client,
 )
-from support.targets import running_target, target_dll, wait_for_file
+from support.debuggee_loop import counter_moves, counting_loop
+from support.targets import target_dll
 
 pytestmark = pytest.mark.asyncio
 
@@ -34,9 +34,7 @@ CONTRACT_TITLES = {"object_inspect": "Inspect Object", "object_summarize": "Summ
 
 @pytest.fixture
 def loop(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    counter = tmp_path / "counter.txt"
-    with running_target("DebuggeeLoop", str(counter)) as proc:
-        wait_for_file(counter, proc=proc)
+    with counting_loop(tmp_path) as (proc, counter):
         yield proc.pid, counter
         assert proc.poll() is None, "the debuggee died"
 

@@ -194,15 +194,7 @@ public sealed class EvalMetadata
         return parent.Kind == HandleKind.TypeReference ? RefName((TypeReferenceHandle)parent) : "";
     }
 
-    internal string RefName(TypeReferenceHandle handle)
-    {
-        var reference = _md.GetTypeReference(handle);
-        string name = _md.GetString(reference.Name);
-        if (reference.ResolutionScope.Kind == HandleKind.TypeReference)
-            return $"{RefName((TypeReferenceHandle)reference.ResolutionScope)}.{name}";
-        string ns = _md.GetString(reference.Namespace);
-        return ns.Length == 0 ? name : $"{ns}.{name}";
-    }
+    internal string RefName(TypeReferenceHandle handle) => Symbols.ModuleMetadata.TypeRefName(_md, handle);
 
     internal string DefName(TypeDefinitionHandle handle) => TypeName(handle);
 

@@ -117,7 +117,7 @@ public sealed class ModuleMetadata
         return baseType.Kind switch
         {
             HandleKind.TypeDefinition => (token, null),
-            HandleKind.TypeReference => (token, TypeRefName((TypeReferenceHandle)baseType)),
+            HandleKind.TypeReference => (token, TypeRefName(_md, (TypeReferenceHandle)baseType)),
             _ => null,
         };
     }
@@ -132,13 +132,14 @@ public sealed class ModuleMetadata
         return blob.ReadTypeHandle();
     }
 
-    private string TypeRefName(TypeReferenceHandle handle)
+    /// <summary>The full name of a referenced type, nested types as Outer.Inner.</summary>
+    internal static string TypeRefName(MetadataReader md, TypeReferenceHandle handle)
     {
-        var reference = _md.GetTypeReference(handle);
-        string name = _md.GetString(reference.Name);
+        var reference = md.GetTypeReference(handle);
+        string name = md.GetString(reference.Name);
         if (reference.ResolutionScope.Kind == HandleKind.TypeReference)
-            return $"{TypeRefName((TypeReferenceHandle)reference.ResolutionScope)}.{name}";
-        string ns = _md.GetString(reference.Namespace);
+            return $"{TypeRefName(md, (TypeReferenceHandle)reference.ResolutionScope)}.{name}";
+        string ns = md.GetString(reference.Namespace);
         return ns.Length == 0 ? name : $"{ns}.{name}";
     }
 

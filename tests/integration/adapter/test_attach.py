@@ -6,35 +6,17 @@ whether the debuggee runs, is stopped, or keeps running after the adapter detach
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support.dap_wire import WirePeer
-from support.targets import running_target, wait_for_file
-
-
-def read_counter(path: Path) -> int:
-    for _ in range(50):
-        text = path.read_text().strip()
-        if text:
-            return int(text)
-        time.sleep(0.01)
-    raise AssertionError(f"{path} stayed empty")
-
-
-def counter_after(path: Path, seconds: float) -> tuple[int, int]:
-    before = read_counter(path)
-    time.sleep(seconds)
-    return before, read_counter(path)
+from support.debuggee_loop import counter_moves, counting_loop
 
 
 @pytest.fixture
 def debuggee(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    counter = tmp_path / "counter.txt"
-    with running_target("DebuggeeLoop", str(counter)) as proc:
-        wait_for_file(counter, proc=proc)
+    with counting_loop(tmp_path) as (proc, counter):
         yield proc.pid, counter
         assert proc.poll() is None, "the debuggee must never be killed by the adapter after attach"
 
@@ -63,8 +45,7 @@ def test_pause_stops_the_debuggee_and_continue_resumes_it(peer: WirePeer, debugg
     assert paused["success"], paused
     stopped = peer.wait_event("stopped")["body"]
     assert stopped["reason"] == "pause" and stopped["allThreadsStopped"] is True
-    before, after = counter_after(counter, 0.3)
-    assert before == after, "the counter file must not change while the process is stopped"
+    assert not counter_moves(counter), "the counter file must not change while the process is stopped"
 
     threads = peer.request("threads")
     assert threads["success"]
@@ -72,8 +53,7 @@ def test_pause_stops_the_debuggee_and_continue_resumes_it(peer: WirePeer, debugg
 
     resumed = peer.request("continue", {"threadId": stopped["threadId"]})
     assert resumed["success"], resumed
-    before, after = counter_after(counter, 0.3)
-    assert after > before
+    assert counter_moves(counter)
 
 
 def test_detach_leaves_the_debuggee_running(peer: WirePeer, debuggee: tuple[int, Path]) -> None:
@@ -83,8 +63,7 @@ def test_detach_leaves_the_debuggee_running(peer: WirePeer, debuggee: tuple[int,
     peer.wait_event("stopped")
     assert peer.request("disconnect", {})["success"]  # after attach: detach, not terminate
     peer.proc.wait(timeout=10)
-    before, after = counter_after(counter, 0.3)
-    assert after > before
+    assert counter_moves(counter)
 
 
 def test_requests_that_need_a_stopped_process_fail_while_it_runs(peer: WirePeer, debuggee: tuple[int, Path]) -> None:
@@ -105,8 +84,7 @@ def test_adapter_input_closed_detaches_without_killing(debuggee: tuple[int, Path
     finally:
         wire.close()  # closes stdin without a disconnect request
     assert wire.proc.returncode == 0
-    before, after = counter_after(counter, 0.3)
-    assert after > before
+    assert counter_moves(counter)
 
 
 def test_threads_right_after_attach_lists_the_named_threads_of_the_running_process(
@@ -117,6 +95,5 @@ def test_threads_right_after_attach_lists_the_named_threads_of_the_running_proce
     assert threads["success"], threads
     names = {t["name"] for t in threads["body"]["threads"]}
     assert {"Main Thread", "Spinner"} <= names
-    before, after = counter_after(counter, 0.3)
-    assert after > before, "listing threads must leave the process running"
+    assert counter_moves(counter), "listing threads must leave the process running"
 

@@ -6,7 +6,6 @@ interpolate {expressions} and never stop."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from support.adapter_session import launched, ok, top_frame
 from support.dap_wire import WirePeer

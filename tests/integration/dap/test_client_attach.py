@@ -9,33 +9,15 @@ from pathlib import Path
 
 import psutil
 import pytest
-from support.targets import running_target, wait_for_file
+from support.debuggee_loop import counter_moves, counting_loop
 
 from pyinspect.dap.adapter import AdapterProcess, start_adapter
 from pyinspect.errors import AdapterDiedError, RequestFailedError
 
 
-def counter_moves(path: Path, seconds: float = 0.3) -> bool:
-    """Does DebuggeeLoop's counter file change? A debuggee paused between the truncate and
-    the write of File.WriteAllText leaves the file empty: that counts as not moving."""
-    def read() -> int | None:
-        for _ in range(50):
-            text = path.read_text().strip()
-            if text:
-                return int(text)
-            time.sleep(0.01)
-        return None
-    before = read()
-    time.sleep(seconds)
-    after = read()
-    return before is not None and after is not None and after > before
-
-
 @pytest.fixture
 def debuggee(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    counter = tmp_path / "counter.txt"
-    with running_target("DebuggeeLoop", str(counter)) as proc:
-        wait_for_file(counter, proc=proc)
+    with counting_loop(tmp_path) as (proc, counter):
         yield proc.pid, counter
         assert proc.poll() is None, "the client must never kill an attached debuggee"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import psutil
 import pytest
-from support.targets import marker_line, running_target, target_dll, target_source, wait_for_file
-from test_client_attach import counter_moves
+from support.debuggee_loop import counter_moves, counting_loop
+from support.targets import marker_line, target_dll, target_source
 
 import pyinspect
 from pyinspect.errors import (
@@ -104,9 +104,7 @@ def test_close_terminates_what_it_launched() -> None:
 
 
 def test_attach_pause_read_and_close_leave_the_process_running(tmp_path: Path) -> None:
-    counter = tmp_path / "counter.txt"
-    with running_target("DebuggeeLoop", str(counter)) as proc:
-        wait_for_file(counter, proc=proc)
+    with counting_loop(tmp_path) as (proc, counter):
         with pyinspect.debug_attach(proc.pid) as dbg:
             with pytest.raises(NotPausedError):
                 dbg.locals()

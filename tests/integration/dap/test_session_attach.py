@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.targets import marker_line, running_target, target_source, wait_for_file
-from test_client_attach import counter_moves
+from support.debuggee_loop import counter_moves, counting_loop
+from support.targets import marker_line, target_source
 
 from pyinspect.errors import NoSessionError, NotPausedError, UnknownThreadError
 from pyinspect.session import Session
@@ -18,9 +18,7 @@ from pyinspect.session import Session
 
 @pytest.fixture
 def debuggee(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    counter = tmp_path / "counter.txt"
-    with running_target("DebuggeeLoop", str(counter)) as proc:
-        wait_for_file(counter, proc=proc)
+    with counting_loop(tmp_path) as (proc, counter):
         yield proc.pid, counter
         assert proc.poll() is None, "an attached debuggee must survive the session"
 
