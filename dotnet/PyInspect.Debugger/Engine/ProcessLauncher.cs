@@ -1,6 +1,12 @@
 // Starting a debuggee so that it waits for us: our startup hook holds it before Main
 // until a debugger attaches, then Debugger.Break()s so breakpoints bind before user code.
 // The debuggee never inherits the adapter's stdin (that is the DAP channel).
+//
+// The program runs under a waiting shell (`sh -c '"$@"; exit $?'`), not as the adapter's
+// own child: libmscordbi watches the debuggee with waitpid, and when it reaps a child of
+// ours first, .NET's Process never learns that it exited (seen about once in twenty
+// launches: `exited` came 60 s late). The shell is reaped by .NET alone and exits with the
+// program's status: its exit code, or 128+N after signal N.
 using System.Diagnostics;
 
 namespace PyInspect.Debugger.Engine;
@@ -8,25 +14,31 @@ namespace PyInspect.Debugger.Engine;
 public sealed record LaunchRequest(string Program, IReadOnlyList<string> Args, string? Cwd,
     IReadOnlyDictionary<string, string> Env);
 
+/// <summary>A launched program: the shell waiting for it (exit code, output) and the program's own pid.</summary>
+public sealed record LaunchedProgram(Process Waiter, int ProcessId);
+
 public static class ProcessLauncher
 {
     private const string HookFileName = "PyInspect.StartupHook.dll";
 
     /// <summary>Start the program with the hook; output lines go to the two callbacks.</summary>
-    public static Process Start(LaunchRequest request, Action<string> stdout, Action<string> stderr)
+    public static LaunchedProgram Start(LaunchRequest request, Action<string> stdout, Action<string> stderr)
     {
         string program = Path.GetFullPath(request.Program, request.Cwd ?? Environment.CurrentDirectory);
         if (!File.Exists(program)) throw new EngineException($"program not found: {program}");
         var info = new ProcessStartInfo
         {
-            FileName = program.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) ? DotnetHost() : program,
+            FileName = "/bin/sh",
             WorkingDirectory = request.Cwd ?? Path.GetDirectoryName(program)!,
             RedirectStandardInput = true,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        if (info.FileName != program) info.ArgumentList.Add(program);
+        // The trailing `exit $?` keeps the shell from exec-ing the program in its place.
+        foreach (string arg in (string[])["-c", "\"$@\"; exit $?", "pyinspect-debuggee"]) info.ArgumentList.Add(arg);
+        if (program.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)) info.ArgumentList.Add(DotnetHost());
+        info.ArgumentList.Add(program);
         foreach (string arg in request.Args) info.ArgumentList.Add(arg);
         foreach (var (key, value) in request.Env) info.Environment[key] = value;
         info.Environment["DOTNET_STARTUP_HOOKS"] = HookPath();
@@ -39,19 +51,49 @@ public static class ProcessLauncher
         process.StandardInput.Close();
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        return process;
+        try
+        {
+            return new LaunchedProgram(process, ProgramUnder(process, TimeSpan.FromSeconds(10)));
+        }
+        catch
+        {
+            try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            throw;
+        }
     }
 
-    /// <summary>Wait until the runtime and our hook are loaded, the moment attach can succeed.</summary>
-    public static void WaitForHook(Process process, TimeSpan timeout)
+    /// <summary>The pid of the program the waiting shell started (its only child).</summary>
+    private static int ProgramUnder(Process waiter, TimeSpan timeout)
     {
         var clock = Stopwatch.StartNew();
         while (clock.Elapsed < timeout)
         {
-            if (process.HasExited)
-                throw new EngineException($"the program exited with code {process.ExitCode} before it could be debugged");
+            if (waiter.HasExited)
+                throw new EngineException($"the program could not be started (the shell exited with {waiter.ExitCode}; see its output)");
+            try
+            {
+                string children = File.ReadAllText($"/proc/{waiter.Id}/task/{waiter.Id}/children").Trim();
+                if (children.Length > 0) return int.Parse(children.Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture);
+            }
+            catch (IOException)
+            {
+                // The shell is starting or ending; look again.
+            }
+            Thread.Sleep(1);
+        }
+        throw new EngineException($"the program did not start within {timeout.TotalSeconds:0} s");
+    }
+
+    /// <summary>Wait until the runtime and our hook are loaded, the moment attach can succeed.</summary>
+    public static void WaitForHook(LaunchedProgram launched, TimeSpan timeout)
+    {
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < timeout)
+        {
+            if (launched.Waiter.HasExited)
+                throw new EngineException($"the program exited with code {launched.Waiter.ExitCode} before it could be debugged");
             string maps;
-            try { maps = File.ReadAllText($"/proc/{process.Id}/maps"); }
+            try { maps = File.ReadAllText($"/proc/{launched.ProcessId}/maps"); }
             catch (IOException) { maps = ""; }
             if (maps.Contains(HookFileName, StringComparison.Ordinal) && maps.Contains("libcoreclr.so", StringComparison.Ordinal))
                 return;

@@ -10,7 +10,7 @@ namespace PyInspect.Debugger.Session;
 public sealed partial class DebugSession
 {
     private static readonly TimeSpan LaunchTimeout = TimeSpan.FromSeconds(20);
-    private Process? _launchedProcess;
+    private LaunchedProgram? _launched;
     private string? _programPath;
     private bool _stopAtEntry;
     private bool _configured;
@@ -27,23 +27,23 @@ public sealed partial class DebugSession
             arguments["cwd"]?.GetValue<string>(),
             arguments["env"]?.AsObject().ToDictionary(p => p.Key, p => p.Value?.ToString() ?? "") ?? []);
         _stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
-        Process process = ProcessLauncher.Start(request, text => SendOutput("stdout", text), text => SendOutput("stderr", text));
-        _launchedProcess = process;
+        LaunchedProgram launched = ProcessLauncher.Start(request, text => SendOutput("stdout", text), text => SendOutput("stderr", text));
+        _launched = launched;
         _programPath = Path.GetFullPath(program, request.Cwd ?? Environment.CurrentDirectory);
         try
         {
-            ProcessLauncher.WaitForHook(process, LaunchTimeout);
-            _engine = DebuggerEngine.AttachLaunched(process.Id, this, LaunchTimeout);
+            ProcessLauncher.WaitForHook(launched, LaunchTimeout);
+            _engine = DebuggerEngine.AttachLaunched(launched.ProcessId, this, LaunchTimeout);
         }
         catch
         {
-            try { process.Kill(); } catch (InvalidOperationException) { }
-            _launchedProcess = null;
+            try { launched.Waiter.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            _launched = null;
             throw;
         }
         events.SendEvent("process", new JsonObject
         {
-            ["name"] = Path.GetFileName(_programPath), ["systemProcessId"] = process.Id,
+            ["name"] = Path.GetFileName(_programPath), ["systemProcessId"] = launched.ProcessId,
             ["isLocalProcess"] = true, ["startMethod"] = "launch",
         });
         return null;
@@ -85,7 +85,7 @@ public sealed partial class DebugSession
     private JsonNode? Disconnect(JsonObject arguments)
     {
         if (_engine is null) return null;
-        bool terminate = arguments["terminateDebuggee"]?.GetValue<bool>() ?? _launchedProcess is not null;
+        bool terminate = arguments["terminateDebuggee"]?.GetValue<bool>() ?? _launched is not null;
         _handles.Clear();
         if (terminate && !_engine.HasExited) KillDebuggee();
         else _engine.Detach();
@@ -105,14 +105,14 @@ public sealed partial class DebugSession
     {
         try { _engine?.Terminate(); }
         catch (EngineException) { }
-        if (_launchedProcess is { } process && !process.WaitForExit(3000))
-            try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+        if (_launched?.Waiter is { } waiter && !waiter.WaitForExit(3000))
+            try { waiter.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
     }
 
     void IEngineListener.ProcessExited()
     {
         _handles.Clear();
-        Process? launched = _launchedProcess;
+        Process? launched = _launched?.Waiter;
         Task.Run(() =>
         {
             if (launched is not null && launched.WaitForExit(60_000))

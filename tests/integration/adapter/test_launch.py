@@ -136,3 +136,15 @@ def test_a_debuggee_killed_while_stopped_ends_the_session_and_requests_still_get
         answer = peer.request("stackTrace", {"threadId": stopped["threadId"]}, timeout=10)
         assert answer["success"] is False and "exited" in answer["message"]
         ok(peer.request("disconnect", {}, timeout=10))
+
+
+def test_every_launch_reports_its_exit_code_promptly_after_the_last_continue() -> None:
+    """libmscordbi reaps its debuggee with waitpid; when the debuggee was the adapter's own
+    child, about one launch in twenty lost its exit code (`exited` 60 s late). Launches now
+    run under a waiting shell; each one must report at once."""
+    for code in range(12):
+        with launched(TARGET, args=["", str(code)], markers=["inner"]) as peer:
+            stopped = peer.wait_event("stopped", timeout=30)["body"]
+            ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+            assert peer.wait_event("exited", timeout=5)["body"]["exitCode"] == code
+            peer.wait_event("terminated", timeout=5)
