@@ -122,7 +122,7 @@ def _decide_by_location(session: Session, process: AdapterProcess, body: dict[st
 
 def find_launched_pid(session: Session) -> int | None:
     """The launched debuggee's pid when the adapter sent no `process` event: the adapter's
-    descendant running the program."""
+    deepest descendant naming the program (a shell that waits for it names it too)."""
     adapter, program = session._adapter, session.program
     if adapter is None or program is None:
         return None
@@ -131,7 +131,7 @@ def find_launched_pid(session: Session) -> int | None:
     except psutil.Error:
         return None
     name = os.path.basename(program)
-    for child in children:
+    for child in reversed(children):
         try:
             if any(name in part for part in child.cmdline()):
                 with session.lock:

@@ -184,8 +184,10 @@ public static class Arguments
         return scale == 0 ? numerator : Operator("op_Division", ["System.Decimal", "System.Decimal"], [numerator, Whole((long)Math.Pow(10, scale))]);
     }
 
-    private static byte[] Bytes(object value) => value switch
+    /// <summary>A primitive's bytes as the runtime stores it.</summary>
+    public static byte[] Bytes(object value) => value switch
     {
+        nint n => BitConverter.GetBytes((long)n), nuint u => BitConverter.GetBytes((ulong)u),
         bool b => [(byte)(b ? 1 : 0)], char c => BitConverter.GetBytes(c),
         sbyte sb => [(byte)sb], byte b8 => [b8],
         short s => BitConverter.GetBytes(s), ushort us => BitConverter.GetBytes(us),

@@ -65,6 +65,13 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
         return false;
     }
 
+    /// <summary>A name declared by a pattern (`is Order o`), visible in the innermost scope.</summary>
+    public void Declare(string name, object? value)
+    {
+        if (_scopes.Count == 0) _scopes.Add(new Dictionary<string, object?>(StringComparer.Ordinal));
+        _scopes[^1][name] = value;
+    }
+
     public T WithScope<T>(Dictionary<string, object?> scope, Func<T> body)
     {
         _scopes.Add(scope);

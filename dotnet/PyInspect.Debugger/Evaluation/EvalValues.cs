@@ -66,6 +66,7 @@ public static class EvalValues
         if (exact is not null && target is ICorDebugObjectValue obj && elementType == CorElementType.ValueType)
         {
             string name = TypeNames.Format(exact);
+            if (BoxedPrimitive(name) is int primitiveType && Primitive(primitiveType, target) is { } unboxed) return unboxed;
             byte[]? raw = ValueText.RawBytes(target);
             if (name == "decimal" && raw is not null) return ReadDecimal(raw);
             if (name.EndsWith('?') && Nullable(obj, exact) is { } inner) return inner.HasValue ? FromDebuggee(inner.Value!) : null;
@@ -73,6 +74,14 @@ public static class EvalValues
                 return enumValue;
         }
         return new RemoteValue(value);
+    }
+
+    /// <summary>A boxed int reads as the struct System.Int32: its element type by its C# name.</summary>
+    private static int? BoxedPrimitive(string name)
+    {
+        for (int elementType = CorElementType.Boolean; elementType <= CorElementType.R8; elementType++)
+            if (TypeNames.PrimitiveAlias(elementType) is { } alias && (alias == name || Types.KeywordType(alias) == name)) return elementType;
+        return name switch { "nint" or "System.IntPtr" => CorElementType.I, "nuint" or "System.UIntPtr" => CorElementType.U, _ => null };
     }
 
     private static object? Primitive(int elementType, ICorDebugValue value)

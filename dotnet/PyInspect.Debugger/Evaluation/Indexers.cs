@@ -62,7 +62,7 @@ public static class Indexers
         }
         if (name == "System.Collections.Generic.Dictionary`2" && indices.Count == 1 && indices[0] is not RemoteValue)
         {
-            foreach (PairValue pair in Sequences.Enumerate(interpreter.Context, remote, ownerText).Cast<PairValue>())
+            foreach (PairValue pair in Sequences.Enumerate(interpreter, remote, ownerText).Cast<PairValue>())
                 if (Operators.Equal(Interpreter.Local(pair.Key), indices[0])) return pair.Value;
             throw new EvalException($"the key {Display.AsText(indices[0], null)} is not in '{ownerText}' (KeyNotFoundException)");
         }

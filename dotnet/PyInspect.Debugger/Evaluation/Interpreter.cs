@@ -16,8 +16,12 @@ public sealed partial class Interpreter(EvalContext context)
     public EvalContext Context => context;
 
     /// <summary>Parse and evaluate C# expression text.</summary>
-    public static object? Evaluate(string text, EvalContext context) =>
-        new Interpreter(context).Eval(Parse(text.Replace("$exception", ExceptionName, StringComparison.Ordinal)));
+    public static object? Evaluate(string text, EvalContext context)
+    {
+        ExpressionSyntax syntax = Parse(text.Replace("$exception", ExceptionName, StringComparison.Ordinal));
+        // One scope for the whole expression: `x is Order o && o.Id == 1` declares o in it.
+        return context.WithScope(new Dictionary<string, object?>(StringComparer.Ordinal), () => new Interpreter(context).Eval(syntax));
+    }
 
     /// <summary>What `$exception` (not a C# name) is parsed as.</summary>
     private const string ExceptionName = "__pyinspect_exception";
@@ -50,6 +54,11 @@ public sealed partial class Interpreter(EvalContext context)
         ElementBindingExpressionSyntax binding => Index(Bound(), binding.ArgumentList.Arguments, binding.ToString()),
         ElementAccessExpressionSyntax element => Index(Eval(element.Expression), element.ArgumentList.Arguments, element.Expression.ToString()),
         InvocationExpressionSyntax invocation => Invoke(invocation),
+        AssignmentExpressionSyntax assignment => Assignment(assignment),
+        PrefixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PreIncrementExpression or (int)SyntaxKind.PreDecrementExpression } step =>
+            Increment(step.Operand, step.IsKind(SyntaxKind.PreIncrementExpression), true, step.ToString()),
+        PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PostIncrementExpression or (int)SyntaxKind.PostDecrementExpression } step =>
+            Increment(step.Operand, step.IsKind(SyntaxKind.PostIncrementExpression), false, step.ToString()),
         PrefixUnaryExpressionSyntax unary => Operators.Unary(unary.Kind(), Local(Eval(unary.Operand)), unary.ToString()),
         PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.SuppressNullableWarningExpression } bang => Eval(bang.Operand),
         BinaryExpressionSyntax binary => Binary(binary),
@@ -57,7 +66,7 @@ public sealed partial class Interpreter(EvalContext context)
         ConditionalExpressionSyntax conditional => Operators.Truth(Local(Eval(conditional.Condition)), conditional.Condition.ToString())
             ? Eval(conditional.WhenTrue) : Eval(conditional.WhenFalse),
         CastExpressionSyntax cast => Cast(cast.Type, Eval(cast.Expression)),
-        TypeOfExpressionSyntax typeOf => new TypeOfValue(TypeNameOf(typeOf.Type)),
+        TypeOfExpressionSyntax typeOf => new TypeOfValue(TypeOfName(typeOf.Type)),
         DefaultExpressionSyntax @default => Operators.DefaultOf(TypeNameOf(@default.Type)),
         CheckedExpressionSyntax @checked => Eval(@checked.Expression),
         ImplicitArrayCreationExpressionSyntax array => LocalArray(array.Initializer.Expressions),
@@ -107,9 +116,29 @@ public sealed partial class Interpreter(EvalContext context)
         foreach (var content in interpolated.Contents)
         {
             if (content is InterpolatedStringTextSyntax literal) text.Append(literal.TextToken.ValueText);
-            else if (content is InterpolationSyntax hole) text.Append(Display.AsText(Local(Eval(hole.Expression)), this));
+            else if (content is InterpolationSyntax hole) text.Append(Hole(hole));
         }
         return text.ToString();
+    }
+
+    /// <summary>An interpolation hole as C# fills it: `{value,alignment:format}` (formats applied
+    /// here to numbers, by the object's own ToString(format) in the debuggee otherwise).</summary>
+    private string Hole(InterpolationSyntax hole)
+    {
+        object? value = Local(Eval(hole.Expression));
+        string? format = hole.FormatClause?.FormatStringToken.ValueText;
+        string text = format is null ? Display.AsText(value, this) : value switch
+        {
+            IFormattable formattable => formattable.ToString(format, System.Globalization.CultureInfo.InvariantCulture),
+            RemoteValue remote => Local(Invocation.CallMethod(this, remote, "ToString", [format], $"{hole.Expression}.ToString(\"{format}\")")) as string ?? "",
+            _ => Display.AsText(value, this),
+        };
+        if (hole.AlignmentClause is { } alignment)
+        {
+            int width = Local(Eval(alignment.Value)) is int w ? w : throw new EvalException($"'{alignment}': the alignment must be an int");
+            text = width < 0 ? text.PadRight(-width) : text.PadLeft(width);
+        }
+        return text;
     }
 
     private ICorDebugValue? This() => context.Variable("this") is { Kind: "this" } self ? self.Value : null;
@@ -198,11 +227,46 @@ public sealed partial class Interpreter(EvalContext context)
         BinaryPatternSyntax { RawKind: (int)SyntaxKind.AndPattern } and => Pattern(value, and.Left) && Pattern(value, and.Right),
         BinaryPatternSyntax { RawKind: (int)SyntaxKind.OrPattern } or => Pattern(value, or.Left) || Pattern(value, or.Right),
         TypePatternSyntax type => Types.IsInstance(value, TypeNameOf(type.Type), context),
-        DeclarationPatternSyntax declaration => Types.IsInstance(value, TypeNameOf(declaration.Type), context),
+        DeclarationPatternSyntax declaration => Types.IsInstance(value, TypeNameOf(declaration.Type), context)
+            && Declare(declaration.Designation, value),
+        VarPatternSyntax var => Declare(var.Designation, value),
+        RecursivePatternSyntax recursive => Recursive(value, recursive),
         RelationalPatternSyntax relational => Operators.Truth(Operators.Binary(RelationalKind(relational.OperatorToken.Kind()),
             Local(value), Local(Eval(relational.Expression)), pattern.ToString()), pattern.ToString()),
         ParenthesizedPatternSyntax parenthesized => Pattern(value, parenthesized.Pattern),
         _ => throw Unsupported(pattern),
+    };
+
+    /// <summary>`is T name`: the name holds the value for the rest of the expression.</summary>
+    private bool Declare(VariableDesignationSyntax designation, object? value)
+    {
+        if (designation is SingleVariableDesignationSyntax single)
+            context.Declare(single.Identifier.ValueText, Stable(value));
+        return true;
+    }
+
+    /// <summary>`is Order { Total: > 100, Customer.Name: "Bob" } o`: type, then each member's own pattern.</summary>
+    private bool Recursive(object? value, RecursivePatternSyntax pattern)
+    {
+        if (EvalValues.IsNull(value)) return false;
+        if (pattern.Type is { } type && !Types.IsInstance(value, TypeNameOf(type), context)) return false;
+        object? held = Stable(value);
+        foreach (var sub in pattern.PropertyPatternClause?.Subpatterns ?? [])
+        {
+            ExpressionSyntax path = sub.ExpressionColon?.Expression ?? sub.NameColon?.Name
+                ?? throw new EvalException($"'{sub}': a property pattern needs a member name");
+            if (!Pattern(MemberPath(held, path), sub.Pattern)) return false;
+        }
+        if (pattern.PositionalPatternClause is not null) throw Unsupported(pattern.PositionalPatternClause);
+        return pattern.Designation is null || Declare(pattern.Designation, held);
+    }
+
+    /// <summary>`Customer.Name` in a property pattern, read from the value being matched.</summary>
+    private object? MemberPath(object? value, ExpressionSyntax path) => path switch
+    {
+        IdentifierNameSyntax name => Member(value, name.Identifier.ValueText, name.ToString()),
+        MemberAccessExpressionSyntax access => Member(MemberPath(value, access.Expression), access.Name.Identifier.ValueText, access.ToString()),
+        _ => throw Unsupported(path),
     };
 
     private static SyntaxKind RelationalKind(SyntaxKind token) => token switch
@@ -229,6 +293,13 @@ public sealed partial class Interpreter(EvalContext context)
         if (!Types.IsInstance(value, name, context))
             throw new EvalException($"cannot cast {Types.RuntimeTypeName(value)} to {name} (InvalidCastException)");
         return value;
+    }
+
+    /// <summary>typeof(T)'s full name: the loaded type's own where it resolves (generic ones as spelled).</summary>
+    private string TypeOfName(TypeSyntax type)
+    {
+        string name = TypeNameOf(type);
+        return name.Contains('<') || name.EndsWith('?') || name.Contains('[') ? name : Types.Resolve(name, context)?.FullName ?? name;
     }
 
     /// <summary>The C# name a type syntax spells, with predefined keywords as their System names.</summary>

@@ -26,11 +26,17 @@ public sealed partial class Interpreter
         string text = invocation.ToString();
         if (!hasReceiver && name == "nameof" && arguments.Count == 1)
             return arguments[0].Expression is MemberAccessExpressionSyntax m ? m.Name.Identifier.ValueText : arguments[0].Expression.ToString();
+        IReadOnlyList<TypeSyntax> typeArguments = invocation.Expression switch
+        {
+            MemberAccessExpressionSyntax { Name: GenericNameSyntax g } => [.. g.TypeArgumentList.Arguments],
+            MemberBindingExpressionSyntax { Name: GenericNameSyntax g } => [.. g.TypeArgumentList.Arguments],
+            _ => [],
+        };
         if (hasReceiver && receiver is not TypeRef && Linq.Handles(name, receiver, arguments))
-            return Linq.Apply(this, receiver, name, arguments, text);
+            return Linq.Apply(this, receiver, name, arguments, typeArguments, text);
         if (receiver is TypeRef { FullName: "System.Linq.Enumerable" } && arguments.Count > 0
             && Stable(Eval(arguments[0].Expression)) is var source && Linq.Handles(name, source, SyntaxFactory.SeparatedList(arguments.Skip(1))))
-            return Linq.Apply(this, source, name, SyntaxFactory.SeparatedList(arguments.Skip(1)), text);
+            return Linq.Apply(this, source, name, SyntaxFactory.SeparatedList(arguments.Skip(1)), typeArguments, text);
         var values = arguments.Select(a => a.Expression is LambdaExpressionSyntax
             ? throw new EvalException($"cannot evaluate '{text}': lambdas are supported in LINQ operators only")
             : Local(Eval(a.Expression))).ToList();
@@ -100,6 +106,17 @@ public static class Invocation
         return Run(interpreter, cls, method, [], null, arguments);
     }
 
+    /// <summary>A generic static method with its type arguments given (Enumerable.Cast&lt;object&gt;).</summary>
+    public static object? CallStaticGeneric(Interpreter interpreter, TypeRef type, string name, IReadOnlyList<ICorDebugType> methodTypes,
+        List<object?> arguments, string text)
+    {
+        if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
+            throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+        var candidates = md.Methods(type.Token, name).Where(m => m.IsStatic && m.GenericArity == methodTypes.Count && m.ParameterTypes.Count == arguments.Count);
+        EvalMethod method = Pick(candidates, arguments) ?? throw new EvalException($"'{type.FullName}' has no generic method '{name}' for '{text}'");
+        return Run(interpreter, cls, method, [], null, arguments, methodTypes);
+    }
+
     /// <summary>A sequence of local strings or numbers as a .NET array, for methods computed here.</summary>
     private static object? LocalArgument(object? argument)
     {
@@ -150,7 +167,8 @@ public static class Invocation
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
 
     private static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
-        IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments)
+        IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments,
+        IReadOnlyList<ICorDebugType>? methodTypes = null)
     {
         if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
             throw new EvalException($"cannot find the code of '{method.Name}'");
@@ -158,11 +176,12 @@ public static class Invocation
         if (self is not null) values.Add(self);
         // Objects first, held by handles: making strings runs code that would neuter them.
         var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
+        var parameters = Arguments.Instantiate(method.ParameterTypes, classTypeArguments);
         for (int i = 0; i < pinned.Count; i++)
-            values.Add(Arguments.ToDebuggee(interpreter.Context, pinned[i], method.ParameterTypes[i]));
+            values.Add(Arguments.ToDebuggee(interpreter.Context, pinned[i], parameters[i]));
         var typeArguments = new List<ICorDebugType>(classTypeArguments);
         if (method.GenericArity > 0)
-            typeArguments.AddRange(Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));
+            typeArguments.AddRange(methodTypes ?? Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));
         ICorDebugValue? result = interpreter.Context.Call(function, typeArguments, values);
         return result is null ? null : new RemoteValue(result);
     }

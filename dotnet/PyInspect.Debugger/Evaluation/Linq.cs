@@ -14,6 +14,14 @@ public static class Linq
         "Where", "Select", "Any", "All", "Count", "LongCount", "First", "FirstOrDefault", "Last", "LastOrDefault",
         "Single", "SingleOrDefault", "Sum", "Min", "Max", "Average", "OrderBy", "OrderByDescending", "Take", "Skip",
         "ToList", "ToArray", "AsEnumerable", "Distinct", "Reverse", "Contains", "ElementAt", "TakeWhile", "SkipWhile",
+        "OfType", "Cast",
+    };
+
+    /// <summary>Collections the adapter reads from their internals; on these, LINQ names always mean LINQ.</summary>
+    private static readonly HashSet<string> ReadHere = new(StringComparer.Ordinal)
+    {
+        "System.Collections.Generic.List`1", "System.Collections.Generic.Dictionary`2", "System.Collections.Generic.HashSet`1",
+        "System.Collections.Generic.Queue`1", "System.Collections.Generic.Stack`1",
     };
 
     /// <summary>Whether `receiver.name(arguments)` is a LINQ call the adapter runs itself.</summary>
@@ -25,16 +33,21 @@ public static class Linq
         if (local is SequenceValue) return true;
         if (local is string) return lambda;
         if (local is not RemoteValue remote) return false;
-        return Session.PathEvaluator.Dereference(remote.Value) is Engine.ICorDebugArrayValue || Members.ClassName(remote.Value) is
-            "System.Collections.Generic.List`1" or "System.Collections.Generic.Dictionary`2" or "System.Collections.Generic.HashSet`1"
-            or "System.Collections.Generic.Queue`1" or "System.Collections.Generic.Stack`1";
+        if (Session.PathEvaluator.Dereference(remote.Value) is Engine.ICorDebugArrayValue || ReadHere.Contains(Members.ClassName(remote.Value) ?? ""))
+            return true;
+        // Any other enumerable: its own method of that name wins, as in C#, unless a lambda
+        // says LINQ is meant (internal iterators have virtual Where/Select of their own).
+        return Sequences.IsEnumerable(remote) && (lambda || !Invocation.HasMethod(remote, name));
     }
 
-    public static object? Apply(Interpreter interpreter, object? receiver, string name, SeparatedSyntaxList<ArgumentSyntax> arguments, string text)
+    public static object? Apply(Interpreter interpreter, object? receiver, string name, SeparatedSyntaxList<ArgumentSyntax> arguments,
+        IReadOnlyList<TypeSyntax> typeArguments, string text)
     {
         EvalContext context = interpreter.Context;
         string elementType = Sequences.ElementTypeName(receiver);
-        IEnumerable<object?> items = Sequences.Enumerate(context, receiver, text);
+        IEnumerable<object?> items = Sequences.Enumerate(interpreter, receiver, text);
+        if (name is "OfType" or "Cast")
+            return OfType(items, typeArguments, name == "Cast", context, text);
         Func<object?, int, object?>? lambda = arguments.Count > 0 && arguments[0].Expression is LambdaExpressionSyntax l
             ? Lambda(interpreter, l) : null;
         object? Argument(int i) => Interpreter.Local(interpreter.Eval(arguments[i].Expression));
@@ -74,6 +87,22 @@ public static class Linq
             "Contains" => items.Any(item => Evaluation.Operators.Equal(Interpreter.Local(item), Argument(0))),
             _ => throw new EvalException($"'{name}' is not supported in the adapter's LINQ"),
         };
+    }
+
+    /// <summary>OfType&lt;T&gt; keeps the items that are T; Cast&lt;T&gt; wants every item to be T (or null).</summary>
+    private static SequenceValue OfType(IEnumerable<object?> items, IReadOnlyList<TypeSyntax> typeArguments, bool cast, EvalContext context, string text)
+    {
+        if (typeArguments.Count != 1) throw new EvalException($"'{text}' needs one type argument");
+        string type = Interpreter.TypeNameOf(typeArguments[0]);
+        var kept = new List<object?>();
+        foreach (object? item in items)
+        {
+            if (Types.IsInstance(item, type, context)) kept.Add(item);
+            else if (cast && !EvalValues.IsNull(item))
+                throw new EvalException($"'{text}': cannot cast {Types.RuntimeTypeName(Interpreter.Local(item))} to {typeArguments[0]} (InvalidCastException)");
+            else if (cast) kept.Add(null);
+        }
+        return new SequenceValue(kept, typeArguments[0].ToString());
     }
 
     private static EvalException Needs(string name, string text) => new($"'{text}': {name} needs a lambda argument");

@@ -32,6 +32,9 @@ public static class Members
             PairValue pair when name == "Key" => pair.Key,
             PairValue pair when name == "Value" => pair.Value,
             SequenceValue sequence when name is "Count" or "Length" => sequence.Items.Count,
+            TypeOfValue type when name == "FullName" => type.FullName,
+            TypeOfValue type when name == "Name" => type.FullName.Contains('<') ? type.FullName : type.FullName[(type.FullName.LastIndexOfAny(['.', '+']) + 1)..],
+            TypeOfValue type when name == "Namespace" => type.FullName.LastIndexOf('.') is var dot and > 0 && !type.FullName.Contains('<') ? type.FullName[..dot] : null,
             _ => LocalProperty(local, name, ownerText),
         };
     }
@@ -151,6 +154,11 @@ public static class Members
         }
         return false;
     }
+
+    /// <summary>Whether a type's static member of that name is a field (not a property or constant).</summary>
+    public static bool IsStaticField(TypeRef type, string name) =>
+        EvalMetadata.Open(type.Module.Path)?.Fields(type.Token).Any(f => f.IsStatic && !f.IsLiteral
+            && (f.Name == name || ModuleMetadata.FieldDisplayName(f.Name) == name)) == true;
 
     /// <summary>A field of an object or struct by metadata name (internals such as List's _items), or null.</summary>
     public static ICorDebugValue? RawField(ICorDebugValue value, string name)

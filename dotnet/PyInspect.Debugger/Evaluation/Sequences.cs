@@ -1,6 +1,7 @@
 // Enumerating collections in the adapter, in their own enumeration order, by reading their
 // internals (no code runs in the debuggee): arrays, List, Dictionary (key/value pairs),
-// HashSet, Queue, Stack, strings and sequences LINQ already computed here.
+// HashSet, Queue, Stack, strings and sequences LINQ already computed here. Any other
+// IEnumerable is copied by the debuggee itself into an object[] (two func-evals), then read.
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Session;
 using PyInspect.Debugger.Values;
@@ -10,16 +11,17 @@ namespace PyInspect.Debugger.Evaluation;
 public static class Sequences
 {
     /// <summary>The items of an enumerable value, each counted against the context's budget.</summary>
-    public static IEnumerable<object?> Enumerate(EvalContext context, object? source, string sourceText)
+    public static IEnumerable<object?> Enumerate(Interpreter interpreter, object? source, string sourceText)
     {
-        foreach (object? item in Items(context, source, sourceText))
+        EvalContext context = interpreter.Context;
+        foreach (object? item in Items(interpreter, source, sourceText))
         {
             context.CountItem();
             yield return item;
         }
     }
 
-    private static IEnumerable<object?> Items(EvalContext context, object? source, string sourceText)
+    private static IEnumerable<object?> Items(Interpreter interpreter, object? source, string sourceText)
     {
         object? local = Interpreter.Local(source);
         switch (local)
@@ -31,14 +33,15 @@ public static class Sequences
             case string text:
                 return text.Select(c => (object?)c);
             case RemoteValue remote:
-                return RemoteItems(context, remote.Value, sourceText);
+                return RemoteItems(interpreter, remote.Value, sourceText);
             default:
                 throw new EvalException($"'{sourceText}' is not a collection ({Types.RuntimeTypeName(local)})");
         }
     }
 
-    private static IEnumerable<object?> RemoteItems(EvalContext context, ICorDebugValue value, string sourceText)
+    private static IEnumerable<object?> RemoteItems(Interpreter interpreter, ICorDebugValue value, string sourceText)
     {
+        EvalContext context = interpreter.Context;
         if (PathEvaluator.Dereference(value) is ICorDebugArrayValue) return ArrayItems(context, value, 0, null);
         string? name = Members.ClassName(value);
         return name switch
@@ -49,8 +52,27 @@ public static class Sequences
             "System.Collections.Generic.HashSet`1" => EntryItems(context, value, e => EntryField(e, "Value"), "Next"),
             "System.Collections.Generic.Queue`1" => QueueItems(context, value),
             "System.Collections.Generic.Stack`1" => ArrayItems(context, Members.RawField(value, "_array"), 0, SizeOf(value, "_size")).Reverse(),
-            _ => throw new EvalException($"cannot enumerate '{sourceText}' ({Types.RuntimeTypeName(new RemoteValue(value))}) in the adapter: arrays, List, Dictionary, HashSet, Queue and Stack are supported"),
+            _ => CopiedItems(interpreter, value, sourceText),
         };
+    }
+
+    /// <summary>Whether a debuggee object is enumerable (implements IEnumerable).</summary>
+    public static bool IsEnumerable(RemoteValue value) => Types.TypeChain(value.Value).Contains("System.Collections.IEnumerable");
+
+    /// <summary>Any other IEnumerable, enumerated by the debuggee into an object[]:
+    /// Enumerable.ToArray(Enumerable.Cast&lt;object&gt;(source)). Values come back boxed.</summary>
+    private static IEnumerable<object?> CopiedItems(Interpreter interpreter, ICorDebugValue value, string sourceText)
+    {
+        EvalContext context = interpreter.Context;
+        var source = new RemoteValue(context.Pin(value));
+        if (!IsEnumerable(source))
+            throw new EvalException($"'{sourceText}' is not a collection ({Types.RuntimeTypeName(source)})");
+        TypeRef linq = Types.Resolve("System.Linq.Enumerable", context)
+            ?? throw new EvalException($"cannot enumerate '{sourceText}': System.Linq is not loaded in the debuggee");
+        ICorDebugType objectType = Types.ObjectType(context) ?? throw new EvalException("cannot find System.Object in the debuggee");
+        object? cast = Invocation.CallStaticGeneric(interpreter, linq, "Cast", [objectType], [source], $"Enumerable.Cast<object>({sourceText})");
+        object? copy = Invocation.CallStaticGeneric(interpreter, linq, "ToArray", [objectType], [cast], $"Enumerable.ToArray({sourceText})");
+        return ArrayItems(context, (copy as RemoteValue)?.Value, 0, null);
     }
 
     private static int SizeOf(ICorDebugValue collection, string field) =>
@@ -119,6 +141,9 @@ public static class Sequences
             if (type.GetType(out int elementType) >= 0 && elementType is CorElementType.SzArray or CorElementType.Array
                 && type.GetFirstTypeParameter(out var element) >= 0)
                 return TypeNames.Format(element);
+            string? name = type.GetClass(out var cls) >= 0 ? TypeNames.DeclaredName(cls) : null;
+            if (arguments.Count == 2 && name?.EndsWith("KeyCollection", StringComparison.Ordinal) == true) return TypeNames.Format(arguments[0]);
+            if (arguments.Count == 2 && name?.EndsWith("ValueCollection", StringComparison.Ordinal) == true) return TypeNames.Format(arguments[1]);
             if (arguments.Count == 1) return TypeNames.Format(arguments[0]);
             if (arguments.Count == 2) return $"KeyValuePair<{TypeNames.Format(arguments[0])}, {TypeNames.Format(arguments[1])}>";
         }

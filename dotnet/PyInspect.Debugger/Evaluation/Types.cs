@@ -9,7 +9,12 @@ namespace PyInspect.Debugger.Evaluation;
 
 public static class Types
 {
-    private static readonly string[] ImplicitNamespaces = ["System", "System.Collections.Generic", "System.Linq", "System.Text"];
+    /// <summary>The SDK's implicit usings, plus namespaces a debugging session reaches for.</summary>
+    private static readonly string[] ImplicitNamespaces =
+    [
+        "System", "System.Collections.Generic", "System.Linq", "System.Text", "System.IO", "System.Threading",
+        "System.Threading.Tasks", "System.Net.Http", "System.Diagnostics", "System.Collections.Concurrent", "System.Collections",
+    ];
 
     public static string? KeywordType(string keyword) => keyword switch
     {
@@ -43,6 +48,15 @@ public static class Types
                 if (EvalMetadata.Open(module.Path)?.FindType(candidate) is { } token)
                     return new TypeRef(module, token, EvalMetadata.Open(module.Path)!.GetTypeName(token));
         return null;
+    }
+
+    /// <summary>System.Object as a debuggee type, to instantiate generic methods with.</summary>
+    public static unsafe ICorDebugType? ObjectType(EvalContext context)
+    {
+        if (Resolve("System.Object", context) is not { } type || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0
+            || cls is not ICorDebugClass2 generic)
+            return null;
+        return generic.GetParameterizedType(CorElementType.Class, 0, null, out var made) >= 0 ? made : null;
     }
 
     public static bool IsNamespace(string name, EvalContext context) =>

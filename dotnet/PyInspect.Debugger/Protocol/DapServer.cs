@@ -40,10 +40,15 @@ public sealed class DapServer : IEventSink
             if (request is null) continue;
             string command = request["command"]?.GetValue<string>() ?? "";
             Dispatch(handler, request, command);
-            if (command == "disconnect") return 0;
+            if (command == "disconnect")
+            {
+                _stream.Close();
+                return 0;
+            }
         }
         Log("input closed without disconnect: disconnecting the session");
         TryHandle(handler, "disconnect", new JsonObject());
+        _stream.Close();
         return 0;
     }
 

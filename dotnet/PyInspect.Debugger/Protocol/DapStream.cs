@@ -10,6 +10,7 @@ public sealed class DapStream(Stream input, Stream output)
 {
     private const int MaxMessageBytes = 64 * 1024 * 1024;
     private readonly object _writeLock = new();
+    private bool _closed;
 
     /// <summary>The next message's body as text, or null when the input has ended.</summary>
     public string? ReadMessage()
@@ -40,16 +41,25 @@ public sealed class DapStream(Stream input, Stream output)
         return Encoding.UTF8.GetString(body);
     }
 
+    /// <summary>One frame in one write: a process ending meanwhile never leaves half a frame.
+    /// After <see cref="Close"/>, frames are dropped.</summary>
     public void WriteMessage(JsonNode message)
     {
         byte[] body = Encoding.UTF8.GetBytes(message.ToJsonString());
         byte[] header = Encoding.ASCII.GetBytes($"Content-Length: {body.Length}\r\n\r\n");
+        byte[] frame = [.. header, .. body];
         lock (_writeLock)
         {
-            output.Write(header);
-            output.Write(body);
+            if (_closed) return;
+            output.Write(frame);
             output.Flush();
         }
+    }
+
+    /// <summary>Waits for a frame being written, then lets no more through (the adapter is exiting).</summary>
+    public void Close()
+    {
+        lock (_writeLock) _closed = true;
     }
 
     private string? ReadHeaderLine()

@@ -99,6 +99,18 @@ EXACT = [
     ('orders[1].Tags.Contains("gift")', "true", "bool"),
     ("orders.Where(o => o.Tags.Count > 0).Select(o => o.Tags.Count).First()", "2", "int"),
     ("orders.Where(o => o.Customer != null && o.Customer.Name == \"Alice\").Sum(o => o.Weight)", "11.5", "double"),
+    ("orders.OfType<Order>().Count()", "5", "int"), ("orders.Select(o => o.Customer).OfType<Customer>().Count()", "4", "int"),
+    ("orders.Cast<object>().Count()", "5", "int"), ("numbers.OfType<int>().Sum()", "17", "int"),
+    # interpolation with alignment and format, as C# formats (invariant culture)
+    ('$"{count:X}"', '"2A"', "string"), ('$"[{count,5}][{text,-7}]"', '"[   42][Hello  ]"', "string"),
+    ('$"{ratio:F3} {big:N0}"', '"2.500 1,099,511,627,776"', "string"), ('$"{orders[1].Total:F1}"', '"150.0"', "string"),
+    # typeof names as the runtime spells them
+    ("typeof(Order).FullName", '"EvalSample.Order"', "string"), ("typeof(Order).Name", '"Order"', "string"),
+    ("typeof(Order).Namespace", '"EvalSample"', "string"), ("typeof(int).FullName", '"System.Int32"', "string"),
+    # patterns that declare names and match members
+    ("boxed is Order o && o.Id == 1", "true", "bool"), ("boxed is Order { Id: 1, Customer.Name: \"Alice\" }", "true", "bool"),
+    ("boxed is Order { Total: > 100 }", "false", "bool"),
+    ('orders[1] is { Customer: { Name: "Bob" } } x ? x.Id : -1', "2", "int"),
 ]
 
 
@@ -153,7 +165,10 @@ def test_hex_format_applies_to_computed_and_read_integers(stopped: Session) -> N
     ("nope", "not a local"), ("numbers[9]", "out of range"), ("orders[2].Customer.Name", "NullReferenceException"),
     ('prices["kiwi"]', "KeyNotFoundException"), ("count / 0", "DivideByZeroException"), ("count +", "unsupported"),
     ("(Customer)boxed", "InvalidCastException"), ("orders.First(o => o.Total > 1000)", "no matching element"),
-    ("count && flag", "not a bool"), ("count = 5", "unsupported syntax"),
+    ("count && flag", "not a bool"), ("count = 2.5", "cannot implicitly convert double 2.5 to int"),
+    ("orders.Count = 2", "the property has no setter"), ("1 = 2", "only variables, fields, properties and elements can be assigned"),
+    ("orders[0].Customer = orders[1]", "cannot assign EvalSample.Order to 'orders[0].Customer' (EvalSample.Customer)"),
+    ("b = 256", "cannot implicitly convert int 256 to byte"), ("flag = 1", "cannot assign int to 'flag' (bool)"),
     ('orders[1].Tags.IndexOf(5)', "not a method of System.Collections.Generic.List<string> taking 1 argument"), ("orders[0].Missing", "not a field"), ("count ? 1 : 2", "not a bool"),
 ])
 def test_errors_say_what_went_wrong(stopped: Session, expression: str, message: str) -> None:
@@ -174,6 +189,12 @@ CALLS = [
     ("cells[2, 3]", "23", "int"), ('cells["b2"]', '"cell b2"', "string"), ("Config.Echo(count)", "42", "int"),
     ("Config.Echo(text)", '"Hello"', "string"), ("Config.FirstOf(orders).Id", "1", "int"),
     ('string.Join(",", numbers)', '"5,3,8,1"', "string"), ('orders[1].Tags.IndexOf("express")', "1", "int"),
+    # any IEnumerable: the debuggee copies it (Enumerable.Cast<object>, ToArray), LINQ runs here
+    ("prices.Values.Sum()", "3.75", "decimal"), ('prices.Keys.First()', '"apple"', "string"),
+    ("prices.Values.Where(v => v > 2).Count()", "1", "int"), ("Enumerable.Range(0, 10).Sum()", "45", "int"),
+    ("Enumerable.Range(0, 10).Where(i => i % 2 == 0).Count()", "5", "int"),
+    # types of the SDK's implicit usings
+    ('Path.GetFileName("/a/b.txt")', '"b.txt"', "string"), ("Thread.CurrentThread.IsAlive", "true", "bool"),
 ]
 
 
