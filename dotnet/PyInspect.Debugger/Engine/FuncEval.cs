@@ -35,6 +35,24 @@ public sealed unsafe class FuncEval(DebuggerEngine engine, Func<ICorDebugValue, 
         return Finish(eval, timeout ?? DefaultTimeout);
     }
 
+    public ICorDebugValue NewObject(uint threadId, ICorDebugFunction constructor, IReadOnlyList<ICorDebugType> typeArguments,
+        IReadOnlyList<ICorDebugValue> arguments, TimeSpan? timeout = null)
+    {
+        ICorDebugEval eval = Create(threadId);
+        nint[] types = Pointers(typeArguments);
+        nint[] args = Pointers(arguments);
+        nint none = 0;  // NewParameterizedObject rejects a null argument array, even an empty one
+        try
+        {
+            fixed (nint* typesPtr = types)
+            fixed (nint* argsPtr = args)
+                ThrowIfCannotStart(((ICorDebugEval2)eval).NewParameterizedObject(
+                    constructor, (uint)types.Length, typesPtr, (uint)args.Length, args.Length == 0 ? &none : argsPtr));
+        }
+        finally { Release(types); Release(args); }
+        return Finish(eval, timeout ?? DefaultTimeout) ?? throw new EngineException("the new object has no value");
+    }
+
     public ICorDebugValue NewString(uint threadId, string text)
     {
         ICorDebugEval eval = Create(threadId);

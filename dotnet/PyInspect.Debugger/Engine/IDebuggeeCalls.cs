@@ -21,6 +21,11 @@ public interface IDebuggeeCalls
     ICorDebugValue? Call(uint threadId, ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments,
         IReadOnlyList<ICorDebugValue> arguments, TimeSpan? timeout = null);
 
+    /// <summary>A new object made by one of its constructors (type arguments: the type's
+    /// generic arguments). Throws as Call does.</summary>
+    ICorDebugValue NewObject(uint threadId, ICorDebugFunction constructor, IReadOnlyList<ICorDebugType> typeArguments,
+        IReadOnlyList<ICorDebugValue> arguments, TimeSpan? timeout = null);
+
     /// <summary>A new string object in the debuggee.</summary>
     ICorDebugValue NewString(uint threadId, string text);
 

@@ -80,13 +80,20 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     }
 
     /// <summary>Run a function in the debuggee; the frame is re-read afterwards (the run neutered it).</summary>
-    public ICorDebugValue? Call(ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments)
+    public ICorDebugValue? Call(ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments) =>
+        Run(calls => calls.Call(Frame.ThreadId, function, typeArguments, arguments, CallTimeout));
+
+    /// <summary>A new object by one of its constructors, held by a handle for the rest of the evaluation.</summary>
+    public ICorDebugValue NewObject(ICorDebugFunction constructor, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments) =>
+        Pin(Run(calls => calls.NewObject(Frame.ThreadId, constructor, typeArguments, arguments, CallTimeout))!);
+
+    private ICorDebugValue? Run(Func<IDebuggeeCalls, ICorDebugValue?> call)
     {
         IDebuggeeCalls calls = Calls ?? throw new EvalException("this needs a call into the debuggee (func-eval), which is not available here");
         CallsMade++;
         try
         {
-            return calls.Call(Frame.ThreadId, function, typeArguments, arguments, CallTimeout);
+            return call(calls);
         }
         catch (DebuggeeThrewException thrown)
         {

@@ -55,6 +55,7 @@ public sealed partial class Interpreter(EvalContext context)
         ElementAccessExpressionSyntax element => Index(Eval(element.Expression), element.ArgumentList.Arguments, element.Expression.ToString()),
         InvocationExpressionSyntax invocation => Invoke(invocation),
         AssignmentExpressionSyntax assignment => Assignment(assignment),
+        ObjectCreationExpressionSyntax creation => Create(creation),
         PrefixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PreIncrementExpression or (int)SyntaxKind.PreDecrementExpression } step =>
             Increment(step.Operand, step.IsKind(SyntaxKind.PreIncrementExpression), true, step.ToString()),
         PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PostIncrementExpression or (int)SyntaxKind.PostDecrementExpression } step =>
@@ -71,6 +72,7 @@ public sealed partial class Interpreter(EvalContext context)
         CheckedExpressionSyntax @checked => Eval(@checked.Expression),
         ImplicitArrayCreationExpressionSyntax array => LocalArray(array.Initializer.Expressions),
         ArrayCreationExpressionSyntax { Initializer: { } initializer } => LocalArray(initializer.Expressions),
+        ArrayCreationExpressionSyntax { Type.RankSpecifiers: [{ Sizes: [var size] }] } sized => DefaultArray(sized.Type.ElementType, size),
         CollectionExpressionSyntax collection => LocalArray(collection.Elements.Select(e => e is ExpressionElementSyntax x ? x.Expression : throw Unsupported(e))),
         SizeOfExpressionSyntax size => Operators.SizeOf(TypeNameOf(size.Type)) ?? throw Unsupported(syntax),
         _ => throw Unsupported(syntax),
@@ -81,6 +83,17 @@ public sealed partial class Interpreter(EvalContext context)
     {
         var items = elements.Select(e => Stable(Eval(e))).ToList();
         return new SequenceValue(items, items.Select(Local).FirstOrDefault(i => i is not null) is { } first ? Types.RuntimeTypeName(first) : "object");
+    }
+
+    /// <summary>`new int[3]`: default values of a primitive type, computed here like `new[] { ... }`.</summary>
+    private SequenceValue DefaultArray(TypeSyntax element, ExpressionSyntax size)
+    {
+        string name = TypeNameOf(element);
+        int length = Local(Eval(size)) is int n and >= 0 ? n : throw new EvalException($"'{size}' is not a valid array size");
+        if (Operators.PrimitiveType(name) is null && name is not ("System.String" or "string" or "System.Object" or "object"))
+            throw new EvalException($"cannot evaluate 'new {element}[{size}]': arrays made here hold numbers, bools, chars, strings or objects");
+        object? zero = Operators.DefaultOf(name);
+        return new SequenceValue(Enumerable.Repeat(zero, length).ToList(), zero is null ? element.ToString() : Display.LocalTypeName(zero));
     }
 
     /// <summary>Whether evaluating the syntax may run code in the debuggee (a call, a getter, an indexer).</summary>

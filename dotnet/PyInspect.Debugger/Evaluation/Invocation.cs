@@ -106,6 +106,23 @@ public static class Invocation
         return Run(interpreter, cls, method, [], null, arguments);
     }
 
+    /// <summary>A new object of the type by the constructor the arguments fit.</summary>
+    public static ICorDebugValue Construct(Interpreter interpreter, TypeRef type, IReadOnlyList<ICorDebugType> typeArguments,
+        List<object?> arguments, string text)
+    {
+        if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
+            throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+        var candidates = md.Methods(type.Token, ".ctor").Where(m => !m.IsStatic && m.ParameterTypes.Count == arguments.Count);
+        EvalMethod constructor = Pick(candidates, arguments, typeArguments)
+            ?? throw new EvalException($"'{type.FullName}' has no constructor taking these {arguments.Count} argument(s)");
+        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(constructor.Token, out var function) < 0)
+            throw new EvalException($"cannot find the constructor of '{type.FullName}'");
+        var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
+        var parameters = Arguments.Instantiate(constructor.ParameterTypes, typeArguments);
+        var values = pinned.Select((a, i) => Arguments.ToDebuggee(interpreter.Context, a, parameters[i])).ToList();
+        return interpreter.Context.NewObject(function, typeArguments, values);
+    }
+
     /// <summary>A generic static method with its type arguments given (Enumerable.Cast&lt;object&gt;).</summary>
     public static object? CallStaticGeneric(Interpreter interpreter, TypeRef type, string name, IReadOnlyList<ICorDebugType> methodTypes,
         List<object?> arguments, string text)

@@ -50,6 +50,48 @@ public static class Types
         return null;
     }
 
+    /// <summary>A type spelled in the expression as a debuggee type (`Order`, `List&lt;int&gt;`,
+    /// `Dictionary&lt;string, Order&gt;`), with its type arguments.</summary>
+    public static unsafe (TypeRef Type, ICorDebugType Instance, IReadOnlyList<ICorDebugType> Arguments) Instantiate(
+        Microsoft.CodeAnalysis.CSharp.Syntax.TypeSyntax syntax, EvalContext context)
+    {
+        var generic = syntax switch
+        {
+            Microsoft.CodeAnalysis.CSharp.Syntax.GenericNameSyntax g => g,
+            Microsoft.CodeAnalysis.CSharp.Syntax.QualifiedNameSyntax { Right: Microsoft.CodeAnalysis.CSharp.Syntax.GenericNameSyntax g } => g,
+            _ => null,
+        };
+        string name = Interpreter.TypeNameOf(syntax);
+        if (generic is not null) name = $"{name[..name.IndexOf('<')]}`{generic.TypeArgumentList.Arguments.Count}";
+        TypeRef type = Resolve(name, context) ?? (generic is null ? null : Resolve(name[..name.IndexOf('`')], context))
+            ?? throw new EvalException($"'{syntax}' is not a type of the loaded modules");
+        var arguments = generic?.TypeArgumentList.Arguments.Select(a => Instantiate(a, context).Instance).ToList() ?? [];
+        if (type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0 || cls is not ICorDebugClass2 parameterized)
+            throw new EvalException($"cannot find the class of '{syntax}' in the debuggee");
+        var pointers = arguments.Select(a => (nint)System.Runtime.InteropServices.Marshalling.ComInterfaceMarshaller<ICorDebugType>.ConvertToUnmanaged(a)).ToArray();
+        try
+        {
+            int kind = IsValueType(type) ? CorElementType.ValueType : CorElementType.Class;
+            fixed (nint* p = pointers)
+                if (parameterized.GetParameterizedType(kind, (uint)pointers.Length, p, out var instance) >= 0)
+                    return (type, instance, arguments);
+        }
+        finally
+        {
+            foreach (nint pointer in pointers) System.Runtime.InteropServices.Marshal.Release(pointer);
+        }
+        throw new EvalException($"cannot instantiate '{syntax}' in the debuggee");
+    }
+
+    /// <summary>Structs and enums (their base is System.ValueType or System.Enum).</summary>
+    public static bool IsValueType(TypeRef type)
+    {
+        var md = Symbols.ModuleMetadata.Open(type.Module.Path);
+        if (md.GetBaseType(type.Token) is not { } baseType) return false;
+        string name = baseType.ExternalTypeName ?? EvalMetadata.Open(type.Module.Path)?.GetTypeName(baseType.Token) ?? "";
+        return name is "System.ValueType" or "System.Enum";
+    }
+
     /// <summary>System.Object as a debuggee type, to instantiate generic methods with.</summary>
     public static unsafe ICorDebugType? ObjectType(EvalContext context)
     {

@@ -169,6 +169,7 @@ def test_hex_format_applies_to_computed_and_read_integers(stopped: Session) -> N
     ("orders.Count = 2", "the property has no setter"), ("1 = 2", "only variables, fields, properties and elements can be assigned"),
     ("orders[0].Customer = orders[1]", "cannot assign EvalSample.Order to 'orders[0].Customer' (EvalSample.Customer)"),
     ("b = 256", "cannot implicitly convert int 256 to byte"), ("flag = 1", "cannot assign int to 'flag' (bool)"),
+    ("new Nope()", "'Nope' is not a type of the loaded modules"), ("new Customer(1)", "has no constructor taking these 1 argument(s)"),
     ('orders[1].Tags.IndexOf(5)', "not a method of System.Collections.Generic.List<string> taking 1 argument"), ("orders[0].Missing", "not a field"), ("count ? 1 : 2", "not a bool"),
 ])
 def test_errors_say_what_went_wrong(stopped: Session, expression: str, message: str) -> None:
@@ -193,6 +194,15 @@ CALLS = [
     ("prices.Values.Sum()", "3.75", "decimal"), ('prices.Keys.First()', '"apple"', "string"),
     ("prices.Values.Where(v => v > 2).Count()", "1", "int"), ("Enumerable.Range(0, 10).Sum()", "45", "int"),
     ("Enumerable.Range(0, 10).Where(i => i % 2 == 0).Count()", "5", "int"),
+    # objects made in the debuggee by their constructors, initializers run as C# runs them
+    ("new Customer().Name", '""', "string"), ('new Customer { Name = "Z", Email = "z@x" }.Email', '"z@x"', "string"),
+    ("new Order { Id = 9, Total = 5m }.Label", '"#9:Pending"', "string"), ("new List<int>()", "Count = 0", "System.Collections.Generic.List<int>"),
+    ("new List<int> { 1, 2, 3 }.Sum()", "6", "int"), ('new List<string> { "a", text }[1]', '"Hello"', "string"),
+    ('new Dictionary<string, int> { { "a", 1 }, { "b", 2 } }.Count', "2", "int"),
+    ('new Dictionary<string, int> { ["a"] = 1, ["b"] = 5 }["b"]', "5", "int"), ("new HashSet<int> { 1, 1, 2 }.Count", "2", "int"),
+    ("new Point(1, 2).Sum", "3", "int"), ("new DateTime(2020, 1, 2).Year", "2020", "int"), ("new string('a', 3)", '"aaa"', "string"),
+    ('new System.Text.StringBuilder("ab").Append("c").ToString()', '"abc"', "string"), ("orders.Contains(new Order())", "false", "bool"),
+    ("new int[3].Length", "3", "int"),
     # types of the SDK's implicit usings
     ('Path.GetFileName("/a/b.txt")', '"b.txt"', "string"), ("Thread.CurrentThread.IsAlive", "true", "bool"),
 ]
