@@ -42,6 +42,13 @@ public partial interface ICorDebugProcess : ICorDebugController
     [PreserveSig] int GetID(out uint processId);
     [PreserveSig] int GetHandle(out nint handle);
     [PreserveSig] int GetThread(uint threadId, out ICorDebugThread thread);
+    [PreserveSig] int EnumerateObjects(out nint objects);
+    [PreserveSig] int IsTransitionStub(ulong address, out int isStub);
+    [PreserveSig] int IsOSSuspended(uint threadId, out int suspended);
+    [PreserveSig] unsafe int GetThreadContext(uint threadId, uint contextSize, byte* context);
+    [PreserveSig] unsafe int SetThreadContext(uint threadId, uint contextSize, byte* context);
+    [PreserveSig] unsafe int ReadMemory(ulong address, uint size, byte* buffer, out nuint read);
+    [PreserveSig] unsafe int WriteMemory(ulong address, uint size, byte* buffer, out nuint written);
 }
 
 [GeneratedComInterface]

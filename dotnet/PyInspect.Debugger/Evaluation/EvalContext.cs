@@ -19,11 +19,17 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     /// <summary>The exception in flight on the thread (`$exception`), if any.</summary>
     public Func<ICorDebugValue?>? CurrentException { get; init; }
 
+    public const int DefaultItemBudget = 1_000_000;
+    public static readonly TimeSpan DefaultTimeBudget = TimeSpan.FromSeconds(10);
+
     /// <summary>Elements LINQ enumerates before giving up (reported in the error).</summary>
-    public int ItemBudget { get; init; } = 100_000;
+    public int ItemBudget { get; init; } = DefaultItemBudget;
 
     /// <summary>Wall time an evaluation may take before LINQ enumeration gives up.</summary>
-    public TimeSpan TimeBudget { get; init; } = TimeSpan.FromSeconds(10);
+    public TimeSpan TimeBudget { get; init; } = DefaultTimeBudget;
+
+    /// <summary>Reads the stopped debuggee's memory (address, into): bytes read. Null where it cannot.</summary>
+    public Func<ulong, byte[], int>? ReadMemory { get; init; }
 
     /// <summary>Timeout for each func-eval (null: the engine's default).</summary>
     public TimeSpan? CallTimeout { get; init; }

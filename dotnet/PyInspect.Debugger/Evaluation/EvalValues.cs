@@ -88,8 +88,22 @@ public static class EvalValues
     {
         if (TypeNames.PrimitiveAlias(elementType) is null || elementType is CorElementType.String or CorElementType.Object or CorElementType.Void)
             return null;
-        if (ValueText.RawBytes(value) is not { } raw) return null;
-        return elementType switch
+        return ValueText.RawBytes(value) is { } raw ? FromBytes(elementType, raw) : null;
+    }
+
+    /// <summary>Bytes a primitive element occupies (null for other element types).</summary>
+    public static int? PrimitiveSize(int elementType) => elementType switch
+    {
+        CorElementType.Boolean or CorElementType.I1 or CorElementType.U1 => 1,
+        CorElementType.Char or CorElementType.I2 or CorElementType.U2 => 2,
+        CorElementType.I4 or CorElementType.U4 or CorElementType.R4 => 4,
+        CorElementType.I8 or CorElementType.U8 or CorElementType.R8 or CorElementType.I or CorElementType.U => 8,
+        _ => null,
+    };
+
+    /// <summary>A primitive of the element type from its little-endian bytes.</summary>
+    public static object? FromBytes(int elementType, ReadOnlySpan<byte> raw) =>
+        elementType switch
         {
             CorElementType.Boolean => raw[0] != 0,
             CorElementType.Char => (char)BitConverter.ToUInt16(raw),
@@ -101,7 +115,6 @@ public static class EvalValues
             CorElementType.R4 => BitConverter.ToSingle(raw), CorElementType.R8 => BitConverter.ToDouble(raw),
             _ => null,
         };
-    }
 
     private static decimal ReadDecimal(byte[] raw)
     {

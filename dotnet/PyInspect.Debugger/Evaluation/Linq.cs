@@ -69,7 +69,7 @@ public static class Linq
             "LastOrDefault" => Pick(Filtered().Reverse(), true, true, text, name),
             "Single" => Pick(Filtered(), false, false, text, name),
             "SingleOrDefault" => Pick(Filtered(), false, true, text, name),
-            "Sum" => Sum(Projected().ToList()),
+            "Sum" => Sum(Projected().ToList(), text),
             "Average" => Average(Projected().ToList(), text),
             "Min" => Extreme(Projected().ToList(), SyntaxKind.LessThanExpression, text),
             "Max" => Extreme(Projected().ToList(), SyntaxKind.GreaterThanExpression, text),
@@ -149,24 +149,65 @@ public static class Linq
 
     private static int Int(object? value, string text) => value is int i ? i : throw new EvalException($"'{text}': the count must be an int");
 
-    private static object? Sum(List<object?> values)
+    /// <summary>Enumerable.Sum as .NET computes it: the overload the element type picks (small
+    /// integers as int, uint as long), int and long checked, float summed in double.</summary>
+    private static object? Sum(List<object?> values, string text)
     {
-        object? total = values.FirstOrDefault(v => v is not null) is { } first ? Evaluation.Operators.DefaultOf(SystemName(first)) : 0;
-        foreach (object? value in values)
-            if (value is not null)
-                total = checked(Evaluation.Operators.Binary(SyntaxKind.AddExpression, total, value, "Sum"));
-        return total;
+        var present = values.Where(v => v is not null).ToList();
+        try
+        {
+            return SumKind(present) switch
+            {
+                TypeCode.Int32 => present.Aggregate(0, (sum, v) => checked(sum + System.Convert.ToInt32(Number(v, text)))),
+                TypeCode.Int64 => present.Aggregate(0L, (sum, v) => checked(sum + System.Convert.ToInt64(Number(v, text)))),
+                TypeCode.Single => (float)present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToSingle(Number(v, text))),
+                TypeCode.Double => present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToDouble(Number(v, text))),
+                _ => present.Aggregate(0m, (sum, v) => sum + System.Convert.ToDecimal(Number(v, text))),
+            };
+        }
+        catch (OverflowException)
+        {
+            throw new EvalException($"'{text}': Arithmetic operation resulted in an overflow (OverflowException)");
+        }
     }
 
-    private static string SystemName(object value) => value.GetType().FullName ?? "System.Int32";
-
+    /// <summary>Enumerable.Average: int and long summed in a checked long, the mean a double;
+    /// float averaged in double and returned as float; decimal exact.</summary>
     private static object? Average(List<object?> values, string text)
     {
         var present = values.Where(v => v is not null).ToList();
         if (present.Count == 0) throw new EvalException($"'{text}': Sequence contains no elements (InvalidOperationException)");
-        object? total = Sum(present);
-        return total is decimal m ? m / present.Count : total is float f ? f / present.Count : System.Convert.ToDouble(total) / present.Count;
+        try
+        {
+            return SumKind(present) switch
+            {
+                TypeCode.Int32 or TypeCode.Int64 => (double)present.Aggregate(0L, (sum, v) => checked(sum + System.Convert.ToInt64(Number(v, text)))) / present.Count,
+                TypeCode.Single => (float)(present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToSingle(Number(v, text))) / present.Count),
+                TypeCode.Double => present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToDouble(Number(v, text))) / present.Count,
+                _ => present.Aggregate(0m, (sum, v) => sum + System.Convert.ToDecimal(Number(v, text))) / present.Count,
+            };
+        }
+        catch (OverflowException)
+        {
+            throw new EvalException($"'{text}': Arithmetic operation resulted in an overflow (OverflowException)");
+        }
     }
+
+    /// <summary>Which Sum/Average overload C# picks for these values.</summary>
+    private static TypeCode SumKind(List<object?> present) => present.FirstOrDefault() switch
+    {
+        null or sbyte or byte or short or ushort or char or int => TypeCode.Int32,
+        uint or long => TypeCode.Int64,
+        float => TypeCode.Single,
+        double => TypeCode.Double,
+        _ => TypeCode.Decimal,
+    };
+
+    private static object Number(object? value, string text) => value switch
+    {
+        sbyte or byte or short or ushort or char or int or uint or long or ulong or float or double or decimal => value,
+        _ => throw new EvalException($"'{text}': {Types.RuntimeTypeName(value)} is not a number"),
+    };
 
     private static object? Extreme(List<object?> values, SyntaxKind better, string text)
     {

@@ -78,7 +78,8 @@ public static class Sequences
     private static int SizeOf(ICorDebugValue collection, string field) =>
         Members.RawField(collection, field) is { } size && EvalValues.FromDebuggee(size) is int n ? n : 0;
 
-    /// <summary>Elements of an array held by a handle; each element can read itself again from it after a func-eval.</summary>
+    /// <summary>Elements of an array held by a handle; each element can read itself again from it after a func-eval.
+    /// Numbers, bools and chars are read from memory a block at a time instead.</summary>
     private static IEnumerable<object?> ArrayItems(EvalContext context, ICorDebugValue? arrayValue, int start, int? count)
     {
         if (arrayValue is null) yield break;
@@ -87,6 +88,11 @@ public static class Sequences
         if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array) yield break;
         array.GetCount(out uint length);
         int end = count is { } c ? Math.Min(start + c, (int)length) : (int)length;
+        if (context.ReadMemory is { } read && array.GetElementType(out int elementType) >= 0 && EvalValues.PrimitiveSize(elementType) is int size)
+        {
+            foreach (object? number in PrimitiveBlocks(read, held, elementType, size, start, end)) yield return number;
+            yield break;
+        }
         ICorDebugValue Element(ICorDebugArrayValue from, int i) =>
             from.GetElementAtPosition((uint)i, out var element) >= 0 ? element : throw new EvalException($"cannot read element {i} of the collection");
         for (int i = start; i < end; i++)
@@ -99,6 +105,24 @@ public static class Sequences
             int index = i;
             var item = new RemoteValue(Element(array, i), () => Element((ICorDebugArrayValue)PathEvaluator.Dereference(held)!, index));
             yield return item.Value is ICorDebugReferenceValue ? item : Interpreter.Local(item) is var local && local is RemoteValue ? item : local;
+        }
+    }
+
+    /// <summary>Primitive elements [start, end) read 64 KB at a time. The array's address is
+    /// taken again after any func-eval (a GC may have moved it meanwhile).</summary>
+    private static IEnumerable<object?> PrimitiveBlocks(Func<ulong, byte[], int> read, ICorDebugValue held, int elementType, int size, int start, int end)
+    {
+        int perBlock = Math.Max(1, 65536 / size);
+        var buffer = new byte[perBlock * size];
+        for (int at = start; at < end; at += perBlock)
+        {
+            int n = Math.Min(perBlock, end - at);
+            if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)at, out var first) < 0
+                || first.GetAddress(out ulong address) < 0 || address == 0)
+                throw new EvalException($"cannot read element {at} of the collection");
+            var block = n == perBlock ? buffer : new byte[n * size];
+            if (read(address, block) < n * size) throw new EvalException($"cannot read elements {at}..{at + n - 1} of the collection");
+            for (int i = 0; i < n; i++) yield return EvalValues.FromBytes(elementType, block.AsSpan(i * size, size));
         }
     }
 

@@ -153,6 +153,14 @@ public sealed partial class DebugSession
         return json;
     }
 
+    private FrameInfo TopFrameOfStop()
+    {
+        DebuggerEngine engine = RequireStopped();
+        ICorDebugThread thread = engine.GetThread(_stopThreadId) ?? throw new DapException("evaluate needs a 'frameId': the stopped thread is gone");
+        return FrameWalker.Walk(_stopThreadId, thread, _modules, 1).FirstOrDefault()
+            ?? throw new DapException("evaluate needs a 'frameId': the stopped thread has no managed frame with code");
+    }
+
     private JsonNode Evaluate(JsonObject arguments)
     {
         string expression = arguments["expression"]?.GetValue<string>()?.Trim()
@@ -160,10 +168,13 @@ public sealed partial class DebugSession
         RequireStopped();
         bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
         int? frameId = arguments["frameId"]?.GetValue<int>();
-        if (frameId is null) throw new DapException("evaluate needs a 'frameId' (global evaluation is not supported)");
-        FrameInfo frame = FrameFor(frameId.Value);
+        // Without a frame (a watch or console with nothing selected): the top frame of the thread that stopped.
+        FrameInfo frame = frameId is { } id ? FrameFor(id) : TopFrameOfStop();
+        int? itemBudget = arguments["itemBudget"]?.GetValue<int>();
+        int? timeBudgetMs = arguments["timeBudgetMs"]?.GetValue<int>();
+        if (itemBudget is <= 0 || timeBudgetMs is <= 0) throw new DapException("'itemBudget' and 'timeBudgetMs' must be positive");
         VariableView view;
-        using (EvalContext context = NewEvalContext(frame))
+        using (EvalContext context = NewEvalContext(frame, itemBudget, timeBudgetMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null))
         {
             try { view = ExpressionEvaluator.Evaluate(expression, context, hex); }
             catch (EvalException error) { throw new DapException(error.Message); }

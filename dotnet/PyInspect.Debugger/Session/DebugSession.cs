@@ -43,6 +43,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "evaluate" => Evaluate(arguments),
                 "setVariable" => SetVariable(arguments),
                 "setExpression" => SetExpression(arguments),
+                "readMemory" => ReadMemory(arguments),
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
         }
@@ -78,6 +79,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsFunctionBreakpoints"] = true,
             ["supportsSetVariable"] = true,
             ["supportsSetExpression"] = true,
+            ["supportsReadMemoryRequest"] = true,
             ["supportsExceptionInfoRequest"] = true,
             ["supportsExceptionFilterOptions"] = true,
             ["exceptionBreakpointFilters"] = ExceptionFilterCapabilities(),

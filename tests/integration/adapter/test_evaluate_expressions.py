@@ -233,11 +233,29 @@ def test_linq_over_thousands_of_objects_is_exact(stopped: Session) -> None:
     assert result(stopped, "manyOrders.Sum(o => o.Id)") == (str(sum(range(20_000))), "int")
 
 
+def test_linq_over_150_thousand_ints_covers_every_element_with_dotnets_arithmetic(stopped: Session) -> None:
+    many = range(150_000)
+    assert result(stopped, "many.Count(x => x % 2 == 0)") == (str(sum(1 for x in many if x % 2 == 0)), "int")
+    assert result(stopped, "many.Select(x => (long)x).Sum()") == (str(sum(many)), "long")
+    assert result(stopped, "many.Average()") == (str(sum(many) / len(many)), "double")
+    assert result(stopped, "many.Max()") == ("149999", "int")
+    overflow = evaluate(stopped, "many.Sum()")  # Enumerable.Sum over ints is checked
+    assert overflow["success"] is False and "(OverflowException)" in overflow["message"]
+
+
 def test_linq_stops_at_its_item_budget_and_says_so(stopped: Session) -> None:
-    response = evaluate(stopped, "many.Count(x => x % 2 == 0)")
+    response = evaluate(stopped, "many.Count(x => x % 2 == 0)", itemBudget=100_000)
     assert response["success"] is False
     assert "stopped after 100000 items: the evaluation's item budget is used up" in response["message"]
-    assert result(stopped, "many.Take(3).Sum()") == ("3", "int")
+    assert result(stopped, "many.Take(3).Sum()", itemBudget=100_000) == ("3", "int")
+    slow = evaluate(stopped, "manyOrders.Count(o => o.Label.Length > 0)", timeBudgetMs=300)
+    assert slow["success"] is False and "the evaluation's time budget is used up" in slow["message"]
+
+
+def test_without_a_frame_id_evaluate_uses_the_top_frame_of_the_stopped_thread(stopped: Session) -> None:
+    peer = stopped[0]
+    body = ok(peer.request("evaluate", {"expression": "count * 2", "context": "watch"}, timeout=30))
+    assert (body["result"], body["type"]) == ("84", "int")
 
 
 @pytest.fixture
