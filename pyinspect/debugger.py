@@ -15,6 +15,8 @@ as DataFrames for reading, models for everything else.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
@@ -91,6 +93,12 @@ class Debugger(ClosesOnExit):
         """An expression's value as the debugger shows it (raises EvaluationError)."""
         return self.session.inspector.evaluate(expression, thread_id, frame, "default").result
 
+    def set(self, expression: str, value: str | float | bool | None, frame: int = 0,
+            thread_id: int | None = None) -> str:
+        """Write a number, bool, string or None into a variable, field or array element of the
+        paused program (``dbg.set("order.Total", 42.5)``); answers the new value as shown."""
+        return self.session.inspector.set_value(expression, csharp_literal(value), thread_id, frame)
+
     @staticmethod
     def _variables(rows: Iterable[object]) -> pd.DataFrame:
         import pandas as pd
@@ -141,6 +149,19 @@ class Debugger(ClosesOnExit):
         state = self.session.snapshot()
         where = f" at {state.location.function}:{state.location.line}" if state.location else ""
         return f"<pyinspect.Debugger {state.mode or 'idle'} pid={state.pid} {state.state}{where}>"
+
+
+def csharp_literal(value: str | float | bool | None) -> str:
+    """A Python value as the C# literal setExpression takes."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)  # its escapes (\\, \", \n, \uXXXX) are C#'s too
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidParameterError(f"{value} has no C# literal")
+    return repr(value)
 
 
 def launch(program: str, args: list[str] | None = None, *, breakpoints: Iterable[BreakpointSpec] = (),

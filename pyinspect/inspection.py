@@ -248,7 +248,8 @@ class Inspector:
         frame = self.frame_id(thread, frame_index)
         client = self._session.client
         try:
-            return self._cached(("eval", expression, frame), lambda: client.evaluate(expression, frame))
+            # The tools that read through evaluate are read-only: assignments are refused.
+            return self._cached(("eval", expression, frame), lambda: client.evaluate(expression, frame, read_only=True))
         except RequestFailedError as exc:
             found = re.search(r"\b((?:System\.)?\w*Exception)\b", exc.message)
             raise EvaluationError(exc.message, exception_type=found.group(1) if found else None,
@@ -261,6 +262,17 @@ class Inspector:
         type_name = str(body.get("type") or "")
         return EvaluateAnswer(result=format_number(str(body.get("result", "")), type_name, fmt),
                               type=type_name, has_children=int(body.get("variablesReference") or 0) > 0)
+
+    def set_value(self, expression: str, value: str, thread_id: int | None, frame_index: int) -> str:
+        """Write a C# literal (number, "string", true, null...) into a variable, field or element."""
+        thread = self.thread_or_current(thread_id)
+        frame = self.frame_id(thread, frame_index)
+        try:
+            with translate_errors():
+                body = self._session.client.set_expression(expression, value, frame)
+        finally:
+            self._session.note_change()
+        return str(body.get("value", ""))
 
     def resolve_value(self, expression: str, thread_id: int | None = None, frame_index: int = 0) -> ResolvedValue:
         try:

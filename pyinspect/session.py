@@ -262,6 +262,11 @@ class Session:
         self._resume(lambda: request[mode](thread))
         return self.wait(timeout)
 
+    def note_change(self) -> None:
+        """The paused debuggee's state was written: cached reads (and the heap's) are stale."""
+        with self.lock:
+            self.epoch += 1
+
     def _resume(self, send: Any) -> None:
         """Mark running before the request goes out, so a quick stop event is never lost."""
         with self.lock:

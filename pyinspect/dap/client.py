@@ -86,11 +86,17 @@ class DapClient:
         return list(self._call("variables", arguments).get("variables") or [])
 
     def evaluate(self, expression: str, frame_id: int | None = None, context: str = "watch",
-                 timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+                 timeout: float = DEFAULT_TIMEOUT, read_only: bool = False) -> dict[str, Any]:
+        """read_only asks our adapter to refuse assignments (`noSideEffects`; other adapters ignore it)."""
         arguments: dict[str, Any] = {"expression": expression, "context": context}
+        if read_only:
+            arguments["noSideEffects"] = True
         if frame_id is not None:
             arguments["frameId"] = frame_id
         return self._call("evaluate", arguments, timeout)
+
+    def set_expression(self, expression: str, value: str, frame_id: int) -> dict[str, Any]:
+        return self._call("setExpression", {"expression": expression, "value": value, "frameId": frame_id})
 
     def continue_(self, thread_id: int) -> dict[str, Any]:
         return self._call("continue", {"threadId": thread_id})

@@ -102,6 +102,11 @@ async def test_paused_seed_tools_answer_each_error_code(client: Client) -> None:
     assert failed.structured_content["error"] is True and failed.structured_content["code"] == "EVAL_EXCEPTION"
     assert "nosuch_name" in failed.structured_content["message"] and failed.structured_content["type"]
 
+    # evaluate is a read-only tool: an assignment is refused and changes nothing
+    refused = await client.call_tool("evaluate", {"expression": "quantity = 9"})
+    assert refused.is_error and refused.structured_content is not None
+    assert "it assigns" in refused.structured_content["message"]
+
     # after all of that the server and the session still answer
     assert (await call_ok(client, "evaluate", expression="quantity"))["result"] == "1"
     await call_ok(client, "debug_disconnect")

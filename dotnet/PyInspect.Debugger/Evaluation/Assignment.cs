@@ -18,6 +18,7 @@ public sealed partial class Interpreter
 
     private object? Assignment(AssignmentExpressionSyntax assignment)
     {
+        RefuseIfReadOnly(assignment.ToString());
         Target target = Locate(assignment.Left);
         SyntaxKind kind = assignment.Kind();
         if (kind == SyntaxKind.CoalesceAssignmentExpression && !EvalValues.IsNull(target.Read())) return target.Read();
@@ -34,6 +35,7 @@ public sealed partial class Interpreter
     /// <summary>`++x`, `x--`: the variable changes by one; the expression is its new or old value.</summary>
     private object? Increment(ExpressionSyntax operand, bool up, bool prefix, string text)
     {
+        RefuseIfReadOnly(text);
         Target target = Locate(operand);
         object? before = Local(Stable(target.Read()));
         object? after = before is EnumValue e
@@ -41,6 +43,12 @@ public sealed partial class Interpreter
             : Operators.Binary(up ? SyntaxKind.AddExpression : SyntaxKind.SubtractExpression, before, 1, text);
         target.Write(after, true);
         return prefix ? target.Read() : before;
+    }
+
+    private void RefuseIfReadOnly(string text)
+    {
+        if (!context.AllowAssignments)
+            throw new EvalException($"cannot evaluate '{text}' here: it assigns, and this evaluation may not change the program (hover or read-only)");
     }
 
     private static SyntaxKind? Compound(SyntaxKind kind) => kind switch

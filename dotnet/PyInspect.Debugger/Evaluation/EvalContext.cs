@@ -28,6 +28,9 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     /// <summary>Wall time an evaluation may take before LINQ enumeration gives up.</summary>
     public TimeSpan TimeBudget { get; init; } = DefaultTimeBudget;
 
+    /// <summary>False where evaluation must not change the program (hovers, read-only tools): assignments are refused.</summary>
+    public bool AllowAssignments { get; init; } = true;
+
     /// <summary>Reads the stopped debuggee's memory (address, into): bytes read. Null where it cannot.</summary>
     public Func<ulong, byte[], int>? ReadMemory { get; init; }
 

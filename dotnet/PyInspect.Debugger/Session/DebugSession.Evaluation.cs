@@ -15,7 +15,7 @@ public sealed partial class DebugSession
     /// <summary>Where each frame handed out sits on its stack, remembered while its ICorDebugFrame still answers.</summary>
     private static readonly ConditionalWeakTable<FrameInfo, StrongBox<ulong>> FrameStarts = new();
 
-    private EvalContext NewEvalContext(FrameInfo frame, int? itemBudget = null, TimeSpan? timeBudget = null)
+    private EvalContext NewEvalContext(FrameInfo frame, int? itemBudget = null, TimeSpan? timeBudget = null, bool allowAssignments = true)
     {
         FrameInfo live = Revive(frame);
         ulong start = FrameStarts.TryGetValue(live, out var box) ? box.Value : 0;
@@ -23,6 +23,7 @@ public sealed partial class DebugSession
         {
             ReadMemory = (address, buffer) => _engine?.ReadMemory(address, buffer) ?? 0,
             ItemBudget = itemBudget ?? EvalContext.DefaultItemBudget,
+            AllowAssignments = allowAssignments,
             TimeBudget = timeBudget ?? EvalContext.DefaultTimeBudget,
             CurrentException = () => _engine?.GetThread(live.ThreadId) is { } thread && thread.GetCurrentException(out var exception) >= 0
                 ? exception : null,

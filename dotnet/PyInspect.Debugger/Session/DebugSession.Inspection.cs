@@ -174,7 +174,9 @@ public sealed partial class DebugSession
         int? timeBudgetMs = arguments["timeBudgetMs"]?.GetValue<int>();
         if (itemBudget is <= 0 || timeBudgetMs is <= 0) throw new DapException("'itemBudget' and 'timeBudgetMs' must be positive");
         VariableView view;
-        using (EvalContext context = NewEvalContext(frame, itemBudget, timeBudgetMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null))
+        // A hover, or a client asking for no side effects (pyinspect's read-only tools), never assigns.
+        bool allowAssignments = arguments["context"]?.GetValue<string>() != "hover" && arguments["noSideEffects"]?.GetValue<bool>() != true;
+        using (EvalContext context = NewEvalContext(frame, itemBudget, timeBudgetMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null, allowAssignments))
         {
             try { view = ExpressionEvaluator.Evaluate(expression, context, hex); }
             catch (EvalException error) { throw new DapException(error.Message); }

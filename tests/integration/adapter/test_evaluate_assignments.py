@@ -89,6 +89,18 @@ def test_refused_assignments_leave_the_value_as_it_was(stopped: Session, assignm
     assert value_of(stopped, unchanged) == before
 
 
+@pytest.mark.parametrize("extra", [{"context": "hover"}, {"noSideEffects": True}])
+def test_hovers_and_read_only_evaluations_refuse_to_assign(stopped: Session, extra: dict[str, Any]) -> None:
+    peer, thread = stopped
+    before = value_of(stopped, "orders[2].Id")
+    for expression in ("orders[2].Id = 77", "orders[2].Id++"):
+        arguments = {"expression": expression, "frameId": top_frame(peer, thread)["id"], "context": "repl", **extra}
+        response = peer.request("evaluate", arguments, timeout=30)
+        assert response["success"] is False and "it assigns" in response["message"], response
+    assert value_of(stopped, "orders[2].Id") == before
+    assert value_of(stopped, "orders[2].Id + 1")[0] == str(int(before[0]) + 1)
+
+
 def test_a_local_changed_by_evaluate_changes_what_the_program_prints(tmp_path: Path) -> None:
     with launched(TARGET, args=[str(tmp_path / "truth.json")], markers=["loop"]) as peer:
         thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]

@@ -19,6 +19,7 @@ from pyinspect.errors import (
     EvaluationError,
     InvalidParameterError,
     NotPausedError,
+    PyInspectError,
 )
 
 STORY = str(target_source("AgentStory"))
@@ -53,6 +54,21 @@ def test_stack_and_locals_come_as_dataframes(at_price: pyinspect.Debugger) -> No
     customer = at_price.children("this._customer").set_index("name")["value"]
     assert (customer["Name"], customer["Id"], customer["Referrer"]) == ('"Ada"', "7", "null")
     assert "Price" in repr(at_price) and "paused" in repr(at_price)
+
+
+def test_set_writes_the_paused_program_and_later_reads_see_it(at_price: pyinspect.Debugger) -> None:
+    assert at_price.eval("unit * quantity") == "2.5"  # read (and cached) before the write
+    assert at_price.set("quantity", 4) == "4"
+    assert at_price.eval("quantity") == "4" and at_price.eval("unit * quantity") == "10.0"  # decimal keeps its scale
+    assert at_price.locals().set_index("name").loc["quantity", "value"] == "4"
+    assert at_price.set("this._customer.Name", 'Grace "G"\n') == '"Grace \\"G\\"\\n"'
+    assert at_price.eval("this._customer.Name.Length") == "10"
+    assert at_price.set("this._customer.Referrer", None) == "null"
+    with pytest.raises(PyInspectError):
+        at_price.set("quantity", "four")
+    with pytest.raises(InvalidParameterError):
+        at_price.set("unit", float("nan"))
+    assert at_price.eval("quantity") == "4"
 
 
 def test_eval_step_and_continue(at_price: pyinspect.Debugger) -> None:
