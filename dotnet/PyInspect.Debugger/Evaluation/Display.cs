@@ -20,6 +20,8 @@ public static class Display
         EnumValue e => e.TypeName,
         TypeOfValue => "System.RuntimeType",
         SequenceValue s => $"System.Collections.Generic.IEnumerable<{s.ElementType}>",
+        GroupingValue g => $"System.Linq.IGrouping<{Types.RuntimeTypeName(Interpreter.Local(g.Key))}, {g.Items.ElementType}>",
+        AnonymousValue => "anonymous type",
         PairValue => "System.Collections.Generic.KeyValuePair",
         _ => value.GetType().Name,
     };
@@ -39,6 +41,8 @@ public static class Display
         EnumValue e => e.Text,
         TypeOfValue t => $"{{{t.FullName}}}",
         SequenceValue s => $"Count = {s.Items.Count}",
+        GroupingValue g => $"{{Key = {Format(Interpreter.Local(g.Key), hex)}, Count = {g.Items.Items.Count}}}",
+        AnonymousValue a => $"{{ {string.Join(", ", a.Members.Select(m => $"{m.Key} = {Format(Interpreter.Local(m.Value), hex)}"))} }}",
         PairValue p => $"{{[{AsText(Interpreter.Local(p.Key), null)}, {AsText(Interpreter.Local(p.Value), null)}]}}",
         _ => $"{{{Types.RuntimeTypeName(value)}}}",
     };

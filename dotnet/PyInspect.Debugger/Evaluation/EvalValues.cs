@@ -48,6 +48,15 @@ public sealed record PairValue(object? Key, object? Value);
 /// <summary>A sequence computed in the adapter (LINQ results).</summary>
 public sealed record SequenceValue(IReadOnlyList<object?> Items, string ElementType);
 
+/// <summary>Values built by the evaluator itself that are neither numbers nor strings.</summary>
+public interface IComputedValue;
+
+/// <summary>One group of GroupBy: its key and its items.</summary>
+public sealed record GroupingValue(object? Key, SequenceValue Items) : IComputedValue;
+
+/// <summary>`new { a, B = x }`: named members, in order.</summary>
+public sealed record AnonymousValue(IReadOnlyList<KeyValuePair<string, object?>> Members) : IComputedValue;
+
 /// <summary>Why an expression could not be evaluated; the message goes to the client.</summary>
 public sealed class EvalException(string message) : Exception(message);
 

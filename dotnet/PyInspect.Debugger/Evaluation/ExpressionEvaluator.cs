@@ -29,6 +29,15 @@ public static class ExpressionEvaluator
                     .Select((item, i) => Describe($"[{i}]", $"({evaluateName})[{i}]", item, hex)).ToList();
                 return new VariableView(name, Display.Format(sequence, hex), Display.LocalTypeName(sequence), evaluateName, null,
                     items.Count > 0 ? new ListChildren(items) : null, IndexedCount: items.Count);
+            case GroupingValue group:
+                var members = new List<VariableView> { Describe("Key", $"({evaluateName}).Key", group.Key, hex) };
+                members.AddRange(group.Items.Items.Take(MaxListedItems).Select((item, i) => Describe($"[{i}]", $"({evaluateName}).ElementAt({i})", item, hex)));
+                return new VariableView(name, Display.Format(group, hex), Display.LocalTypeName(group), evaluateName, null,
+                    new ListChildren(members), NamedCount: 1, IndexedCount: members.Count - 1);
+            case AnonymousValue anonymous:
+                var fields = anonymous.Members.Select(m => Describe(m.Key, $"({evaluateName}).{m.Key}", m.Value, hex)).ToList();
+                return new VariableView(name, Display.Format(anonymous, hex), Display.LocalTypeName(anonymous), evaluateName, null,
+                    fields.Count > 0 ? new ListChildren(fields) : null, NamedCount: fields.Count);
             case PairValue pair:
                 var parts = new List<VariableView>
                 {

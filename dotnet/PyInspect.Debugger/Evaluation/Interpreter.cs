@@ -56,6 +56,8 @@ public sealed partial class Interpreter(EvalContext context)
         InvocationExpressionSyntax invocation => Invoke(invocation),
         AssignmentExpressionSyntax assignment => Assignment(assignment),
         ObjectCreationExpressionSyntax creation => Create(creation),
+        AnonymousObjectCreationExpressionSyntax anonymous => new AnonymousValue([.. anonymous.Initializers.Select(i =>
+            new KeyValuePair<string, object?>(i.NameEquals?.Name.Identifier.ValueText ?? InferredName(i.Expression), Stable(Eval(i.Expression))))]),
         PrefixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PreIncrementExpression or (int)SyntaxKind.PreDecrementExpression } step =>
             Increment(step.Operand, step.IsKind(SyntaxKind.PreIncrementExpression), true, step.ToString()),
         PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PostIncrementExpression or (int)SyntaxKind.PostDecrementExpression } step =>
@@ -84,6 +86,16 @@ public sealed partial class Interpreter(EvalContext context)
         var items = elements.Select(e => Stable(Eval(e))).ToList();
         return new SequenceValue(items, items.Select(Local).FirstOrDefault(i => i is not null) is { } first ? Types.RuntimeTypeName(first) : "object");
     }
+
+    /// <summary>The member name C# infers in `new { order.Id }` (Id).</summary>
+    private static string InferredName(ExpressionSyntax expression) => expression switch
+    {
+        IdentifierNameSyntax name => name.Identifier.ValueText,
+        MemberAccessExpressionSyntax access => access.Name.Identifier.ValueText,
+        ConditionalAccessExpressionSyntax conditional => InferredName(conditional.WhenNotNull),
+        MemberBindingExpressionSyntax binding => binding.Name.Identifier.ValueText,
+        _ => throw new EvalException($"'{expression}' needs a name in an anonymous object (Name = {expression})"),
+    };
 
     /// <summary>`new int[3]`: default values of a primitive type, computed here like `new[] { ... }`.</summary>
     private SequenceValue DefaultArray(TypeSyntax element, ExpressionSyntax size)

@@ -72,7 +72,7 @@ public static class Invocation
         if (target is null) throw new EvalException($"cannot call '{name}' on null (NullReferenceException) in '{text}'");
         if (target is EnumValue e && name == "ToString" && arguments.Count == 0) return e.Text;
         if (target is EnumValue flags && name == "HasFlag" && arguments is [EnumValue flag]) return (flags.Number & flag.Number) == flag.Number;
-        if (target is RemoteValue or TypeRef or NamespaceRef or SequenceValue or PairValue or EnumValue)
+        if (target is RemoteValue or TypeRef or NamespaceRef or SequenceValue or PairValue or EnumValue or IComputedValue)
             throw new EvalException($"cannot call '{name}' on {Types.RuntimeTypeName(target)}");
         return Reflect(target.GetType(), target, name, arguments, text);
     }

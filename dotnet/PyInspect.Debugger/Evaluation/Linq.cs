@@ -14,7 +14,13 @@ public static class Linq
         "Where", "Select", "Any", "All", "Count", "LongCount", "First", "FirstOrDefault", "Last", "LastOrDefault",
         "Single", "SingleOrDefault", "Sum", "Min", "Max", "Average", "OrderBy", "OrderByDescending", "Take", "Skip",
         "ToList", "ToArray", "AsEnumerable", "Distinct", "Reverse", "Contains", "ElementAt", "TakeWhile", "SkipWhile",
-        "OfType", "Cast",
+        "OfType", "Cast", "GroupBy", "SelectMany",
+    };
+
+    /// <summary>List&lt;T&gt;'s own predicate methods, run here as their LINQ twins.</summary>
+    private static readonly HashSet<string> ListPredicates = new(StringComparer.Ordinal)
+    {
+        "Find", "FindLast", "FindIndex", "FindLastIndex", "Exists", "TrueForAll", "FindAll", "ConvertAll",
     };
 
     /// <summary>Collections the adapter reads from their internals; on these, LINQ names always mean LINQ.</summary>
@@ -27,10 +33,12 @@ public static class Linq
     /// <summary>Whether `receiver.name(arguments)` is a LINQ call the adapter runs itself.</summary>
     public static bool Handles(string name, object? receiver, SeparatedSyntaxList<ArgumentSyntax> arguments)
     {
-        if (!Operators.Contains(name)) return false;
         bool lambda = arguments.Any(a => a.Expression is LambdaExpressionSyntax);
         object? local = Interpreter.Local(receiver);
-        if (local is SequenceValue) return true;
+        if (ListPredicates.Contains(name) && lambda)
+            return local is SequenceValue || (local is RemoteValue list && Members.ClassName(list.Value) == "System.Collections.Generic.List`1");
+        if (!Operators.Contains(name)) return false;
+        if (local is SequenceValue or GroupingValue) return true;
         if (local is string) return lambda;
         if (local is not RemoteValue remote) return false;
         if (Session.PathEvaluator.Dereference(remote.Value) is Engine.ICorDebugArrayValue || ReadHere.Contains(Members.ClassName(remote.Value) ?? ""))
@@ -57,8 +65,17 @@ public static class Linq
 
         return name switch
         {
+            "Find" => Pick(Filtered(), true, true, text, name),
+            "FindLast" => Pick(Filtered().Reverse(), true, true, text, name),
+            "FindIndex" => items.Select((item, i) => (item, i)).FirstOrDefault(p => Test(p.item, p.i), (null, -1)).Item2,
+            "FindLastIndex" => items.Select((item, i) => (item, i)).LastOrDefault(p => Test(p.item, p.i), (null, -1)).Item2,
+            "Exists" => Filtered().Any(),
+            "TrueForAll" => items.Select((item, i) => (item, i)).All(p => Test(p.item, p.i)),
+            "FindAll" => Sequence(items.Where((item, i) => Test(item, i)), elementType),
+            "Select" or "ConvertAll" => Select(items, lambda is null ? throw Needs(name, text) : (item, i) => interpreter.Stable(lambda(item, i))),
+            "SelectMany" => SelectMany(interpreter, items, lambda ?? throw Needs(name, text), text),
+            "GroupBy" => GroupBy(items, lambda ?? throw Needs(name, text), elementType),
             "Where" => Sequence(items.Where((item, i) => Test(item, i)), elementType),
-            "Select" => Select(items, lambda is null ? throw Needs(name, text) : (item, i) => interpreter.Stable(lambda(item, i))),
             "Any" => Filtered().Any(),
             "All" => items.Select((item, i) => (item, i)).All(p => Test(p.item, p.i)),
             "Count" => Filtered().Count(),
@@ -127,6 +144,33 @@ public static class Linq
             if (parameters.Length > 1) scope[parameters[1]] = index;
             return interpreter.Context.WithScope(scope, () => interpreter.Eval(body));
         };
+    }
+
+    /// <summary>Groups in the order their keys first appear, as Enumerable.GroupBy yields them.</summary>
+    private static SequenceValue GroupBy(IEnumerable<object?> items, Func<object?, int, object?> key, string elementType)
+    {
+        var groups = new List<(object? Key, List<object?> Items)>();
+        int index = 0;
+        foreach (object? item in items)
+        {
+            object? k = Interpreter.Local(key(item, index++));
+            int at = groups.FindIndex(g => Compare(g.Key, k) == 0 && Evaluation.Operators.Equal(g.Key, k));
+            if (at < 0) groups.Add((k, [item]));
+            else groups[at].Items.Add(item);
+        }
+        var values = groups.Select(g => (object?)new GroupingValue(g.Key, new SequenceValue(g.Items, elementType))).ToList();
+        string keyType = groups.Select(g => g.Key).FirstOrDefault(k => k is not null) is { } first ? Types.RuntimeTypeName(first) : "object";
+        return new SequenceValue(values, $"IGrouping<{keyType}, {elementType}>");
+    }
+
+    private static SequenceValue SelectMany(Interpreter interpreter, IEnumerable<object?> items, Func<object?, int, object?> lambda, string text)
+    {
+        var flat = new List<object?>();
+        int index = 0;
+        foreach (object? item in items)
+            flat.AddRange(Sequences.Enumerate(interpreter, interpreter.Stable(lambda(item, index++)), text).Select(interpreter.Stable));
+        string type = flat.Select(Interpreter.Local).FirstOrDefault(p => p is not null) is { } first ? Types.RuntimeTypeName(first) : "object";
+        return new SequenceValue(flat, type);
     }
 
     private static SequenceValue Select(IEnumerable<object?> items, Func<object?, int, object?> lambda)

@@ -32,6 +32,8 @@ public static class Members
             PairValue pair when name == "Key" => pair.Key,
             PairValue pair when name == "Value" => pair.Value,
             SequenceValue sequence when name is "Count" or "Length" => sequence.Items.Count,
+            GroupingValue group when name == "Key" => group.Key,
+            AnonymousValue anonymous when anonymous.Members.Any(m => m.Key == name) => anonymous.Members.First(m => m.Key == name).Value,
             TypeOfValue type when name == "FullName" => type.FullName,
             TypeOfValue type when name == "Name" => type.FullName.Contains('<') ? type.FullName : type.FullName[(type.FullName.LastIndexOfAny(['.', '+']) + 1)..],
             TypeOfValue type when name == "Namespace" => type.FullName.LastIndexOf('.') is var dot and > 0 && !type.FullName.Contains('<') ? type.FullName[..dot] : null,

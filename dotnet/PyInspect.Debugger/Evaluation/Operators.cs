@@ -69,7 +69,7 @@ public static class Operators
 
     private static object? Numeric(object? value, string text) => value switch
     {
-        RemoteValue or TypeRef or NamespaceRef or SequenceValue or PairValue =>
+        RemoteValue or TypeRef or NamespaceRef or SequenceValue or PairValue or IComputedValue =>
             throw new EvalException($"cannot evaluate '{text}': operands must be numbers, bools, chars or strings, not {Types.RuntimeTypeName(value)}"),
         EnumValue e => e.Number,
         _ => value,

@@ -30,6 +30,8 @@ public static class Sequences
                 throw new EvalException($"'{sourceText}' is null (ArgumentNullException: Value cannot be null. (Parameter 'source'))");
             case SequenceValue sequence:
                 return sequence.Items;
+            case GroupingValue group:
+                return group.Items.Items;
             case string text:
                 return text.Select(c => (object?)c);
             case RemoteValue remote:
@@ -158,6 +160,7 @@ public static class Sequences
     {
         object? local = Interpreter.Local(source);
         if (local is SequenceValue s) return s.ElementType;
+        if (local is GroupingValue g) return g.Items.ElementType;
         if (local is string) return "char";
         if (local is RemoteValue remote && PathEvaluator.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0)
         {

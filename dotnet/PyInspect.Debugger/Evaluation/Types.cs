@@ -173,6 +173,7 @@ public static class Types
         NamespaceRef n => $"the namespace {n.Name}",
         TypeOfValue => "System.Type",
         SequenceValue s => $"IEnumerable<{s.ElementType}>",
+        GroupingValue or AnonymousValue => Display.LocalTypeName(value),
         PairValue => "KeyValuePair",
         _ => Display.LocalTypeName(value),
     };

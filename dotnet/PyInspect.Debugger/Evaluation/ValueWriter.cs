@@ -50,7 +50,7 @@ public static class ValueWriter
     private static object Fit(object? value, Type target, bool compound, string text)
     {
         string name = Display.LocalTypeName(Activator.CreateInstance(target));
-        if (value is null or RemoteValue or SequenceValue or PairValue or TypeRef or TypeOfValue || (value is EnumValue && !compound))
+        if (value is null or RemoteValue or SequenceValue or PairValue or TypeRef or TypeOfValue or IComputedValue || (value is EnumValue && !compound))
             throw new EvalException($"cannot assign {Types.RuntimeTypeName(value)} to '{text}' ({name})");
         if (value.GetType() == target) return value;
         if (target == typeof(bool) || value is bool)

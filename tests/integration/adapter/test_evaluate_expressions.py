@@ -101,6 +101,17 @@ EXACT = [
     ("orders.Where(o => o.Customer != null && o.Customer.Name == \"Alice\").Sum(o => o.Weight)", "11.5", "double"),
     ("orders.OfType<Order>().Count()", "5", "int"), ("orders.Select(o => o.Customer).OfType<Customer>().Count()", "4", "int"),
     ("orders.Cast<object>().Count()", "5", "int"), ("numbers.OfType<int>().Sum()", "17", "int"),
+    # List's predicate methods, GroupBy (keys in first-seen order), SelectMany, anonymous objects
+    ("orders.Find(o => o.Id == 3).Total", "99.5", "decimal"), ("orders.Find(o => o.Id == 99)", "null", "object"),
+    ("orders.FindIndex(o => o.Total > 100)", "1", "int"), ("orders.FindLastIndex(o => o.Total > 100)", "3", "int"),
+    ("orders.Exists(o => o.Customer == null)", "true", "bool"), ("orders.TrueForAll(o => o.Id > 0)", "true", "bool"),
+    ("orders.FindAll(o => o.Status == Status.Pending).Count", "2", "int"), ("orders.ConvertAll(o => o.Id).Sum()", "15", "int"),
+    ("orders.GroupBy(o => o.Status).Count()", "3", "int"), ("orders.GroupBy(o => o.Status).First().Key", "Pending", "EvalSample.Status"),
+    ("orders.GroupBy(o => o.Status).Select(g => g.Count()).Max()", "2", "int"),
+    ("orders.GroupBy(o => o.Customer?.Name).Select(g => new { Name = g.Key, N = g.Count() }).First()",
+     '{ Name = "Alice", N = 2 }', "anonymous type"),
+    ("new { count, text }.text", '"Hello"', "string"), ("orders.SelectMany(o => o.Tags).Count()", "2", "int"),
+    ("orders.SelectMany(o => o.Tags).First()", '"gift"', "string"),
     # interpolation with alignment and format, as C# formats (invariant culture)
     ('$"{count:X}"', '"2A"', "string"), ('$"[{count,5}][{text,-7}]"', '"[   42][Hello  ]"', "string"),
     ('$"{ratio:F3} {big:N0}"', '"2.500 1,099,511,627,776"', "string"), ('$"{orders[1].Total:F1}"', '"150.0"', "string"),
@@ -143,6 +154,18 @@ def test_linq_sequences_list_their_items_as_children(stopped: Session) -> None:
     first = children(peer, objects["variablesReference"])["[0]"]
     assert first["value"] == "{EvalSample.Order}" and "memoryReference" in first
     assert {n: f["value"] for n, f in children(peer, first["variablesReference"]).items()}["Id"] == "1"
+
+
+def test_groups_list_their_key_and_items_as_children(stopped: Session) -> None:
+    peer = stopped[0]
+    body = ok(evaluate(stopped, "orders.GroupBy(o => o.Status)"))
+    groups = children(peer, body["variablesReference"])
+    assert [g["value"] for g in groups.values()] == [
+        "{Key = Pending, Count = 2}", "{Key = Shipped, Count = 2}", "{Key = Cancelled, Count = 1}"]
+    shipped = children(peer, groups["[1]"]["variablesReference"])
+    assert shipped["Key"]["value"] == "Shipped"
+    ids = [children(peer, shipped[f"[{i}]"]["variablesReference"])["Id"]["value"] for i in range(2)]
+    assert ids == ["2", "4"]
 
 
 def test_objects_keep_children_address_and_evaluate_names_round_trip(stopped: Session) -> None:
