@@ -131,4 +131,7 @@ public partial interface ICorDebugILFrame : ICorDebugFrame
     [PreserveSig] int GetLocalVariable(uint index, out ICorDebugValue value);
     [PreserveSig] int EnumerateArguments(out nint values);
     [PreserveSig] int GetArgument(uint index, out ICorDebugValue value);
+    [PreserveSig] int GetStackDepth(out uint depth);
+    [PreserveSig] int GetStackValue(uint index, out ICorDebugValue value);
+    [PreserveSig] int CanSetIP(uint offset);
 }

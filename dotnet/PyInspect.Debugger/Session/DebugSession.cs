@@ -44,6 +44,8 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "setVariable" => SetVariable(arguments),
                 "setExpression" => SetExpression(arguments),
                 "readMemory" => ReadMemory(arguments),
+                "gotoTargets" => GotoTargets(arguments),
+                "goto" => Goto(arguments),
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
         }
@@ -80,6 +82,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsSetVariable"] = true,
             ["supportsSetExpression"] = true,
             ["supportsReadMemoryRequest"] = true,
+            ["supportsGotoTargetsRequest"] = true,
             ["supportsExceptionInfoRequest"] = true,
             ["supportsExceptionFilterOptions"] = true,
             ["exceptionBreakpointFilters"] = ExceptionFilterCapabilities(),
