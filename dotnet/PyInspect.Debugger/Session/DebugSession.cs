@@ -45,6 +45,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "setExpression" => SetExpression(arguments),
                 "readMemory" => ReadMemory(arguments),
                 "gotoTargets" => GotoTargets(arguments),
+                "modules" => Modules(arguments),
                 "goto" => Goto(arguments),
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
@@ -83,6 +84,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsSetExpression"] = true,
             ["supportsReadMemoryRequest"] = true,
             ["supportsGotoTargetsRequest"] = true,
+            ["supportsModulesRequest"] = true,
             ["supportsExceptionInfoRequest"] = true,
             ["supportsExceptionFilterOptions"] = true,
             ["exceptionBreakpointFilters"] = ExceptionFilterCapabilities(),
@@ -131,9 +133,29 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
     void IEngineListener.ModuleLoaded(ICorDebugModule module, string path)
     {
         LoadedModule loaded = _modules.Add(module, path);
+        events.SendEvent("module", new JsonObject { ["reason"] = "new", ["module"] = ModuleJson(loaded) });
         foreach (var bp in _breakpoints.BindModule(loaded))
             events.SendEvent("breakpoint", new JsonObject { ["reason"] = "changed", ["breakpoint"] = BreakpointJson(bp) });
     }
+
+    /// <summary>modules: what the debuggee has loaded, in load order, pageable.</summary>
+    private JsonNode Modules(JsonObject arguments)
+    {
+        RequireEngine();
+        int start = arguments["startModule"]?.GetValue<int>() ?? 0;
+        int count = arguments["moduleCount"]?.GetValue<int>() ?? 0;
+        if (start < 0 || count < 0) throw new DapException("'startModule' and 'moduleCount' must not be negative");
+        var all = _modules.All();
+        var page = all.Skip(start).Take(count == 0 ? int.MaxValue : count);
+        return new JsonObject { ["modules"] = new JsonArray([.. page.Select(ModuleJson)]), ["totalModules"] = all.Count };
+    }
+
+    private static JsonObject ModuleJson(LoadedModule module) => new()
+    {
+        ["id"] = module.Path, ["name"] = module.FileName, ["path"] = module.Path,
+        ["symbolStatus"] = module.Symbols is null ? "Symbols not found." : "Symbols loaded.",
+        ["isUserCode"] = module.Symbols is not null,
+    };
 
     bool IEngineListener.BreakRequested(uint threadId)
     {

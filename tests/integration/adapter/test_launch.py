@@ -49,6 +49,20 @@ def test_output_events_carry_the_debuggee_output_and_exited_its_exit_code() -> N
         assert "total 107\n" in text
 
 
+def test_loaded_modules_are_announced_and_listed_with_their_symbol_status() -> None:
+    with launched(TARGET, markers=["inner"]) as peer:
+        peer.wait_event("stopped", timeout=30)
+        announced = {e["body"]["module"]["name"]: e["body"]["module"] for e in peer.events if e["event"] == "module"}
+        program = announced["AdapterSample.dll"]
+        assert program["symbolStatus"] == "Symbols loaded." and program["isUserCode"] is True
+        assert program["path"] == str(target_dll(TARGET))
+        assert announced["System.Private.CoreLib.dll"]["symbolStatus"] == "Symbols not found."
+        listed = ok(peer.request("modules", {}))
+        assert listed["totalModules"] == len(listed["modules"]) >= len(announced)
+        page = ok(peer.request("modules", {"startModule": 1, "moduleCount": 2}))
+        assert page["modules"] == listed["modules"][1:3] and page["totalModules"] == listed["totalModules"]
+
+
 def test_an_apphost_launches_like_a_dll() -> None:
     apphost = target_dll(TARGET).with_suffix("")
     peer = WirePeer()
