@@ -50,6 +50,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     public FrameVariable? Variable(string name)
     {
         if (!File.Exists(Frame.ModulePath)) return null;
+        if (StateMachineFrames.Variables(Frame) is { } hoisted) return hoisted.FirstOrDefault(v => v.Name == name);
         var metadata = Symbols.ModuleMetadata.Open(Frame.ModulePath);
         bool isStatic = metadata.IsStatic(Frame.MethodToken);
         if (name == "this") return isStatic ? null : Read(name, "this", Frame.Frame.GetArgument(0, out var self), self);

@@ -75,6 +75,13 @@ public sealed class EvalMetadata
 
     public string GetTypeName(int typeDefToken) => TypeName(MetadataTokens.TypeDefinitionHandle(typeDefToken & 0xFFFFFF));
 
+    /// <summary>The type a nested type is declared in; null for a top-level type.</summary>
+    public int? DeclaringTypeOf(int typeDefToken)
+    {
+        var declaring = _md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(typeDefToken & 0xFFFFFF)).GetDeclaringType();
+        return declaring.IsNil ? null : MetadataTokens.GetToken(declaring);
+    }
+
     public string GetNamespace(int typeDefToken)
     {
         var type = _md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(typeDefToken & 0xFFFFFF));

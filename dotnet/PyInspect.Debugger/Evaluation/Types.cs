@@ -109,6 +109,8 @@ public static class Types
     {
         if (context.Frame.Module is not { } module || EvalMetadata.Open(module.Path) is not { } md) return null;
         int token = md.DeclaringTypeOfMethod(context.Frame.MethodToken);
+        // State machines and closures are nested types named <...>: the code in them belongs to the type around them.
+        while (md.GetTypeName(token).Split('.')[^1].StartsWith('<') && md.DeclaringTypeOf(token) is int outer) token = outer;
         return new TypeRef(module, token, md.GetTypeName(token));
     }
 

@@ -58,6 +58,8 @@ public sealed partial class DebugSession
         DebuggerEngine engine = RequireStopped();
         uint threadId = (uint)RequiredInt(arguments, "threadId");
         ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
+        if (kind == StepKind.Over) PrepareAsyncStep(threadId, thread);
+        else EndAsyncStep();
         _activeStepper = Stepping.Begin(threadId, thread, kind, _modules);
         Resume(engine);
         return null;
@@ -67,6 +69,7 @@ public sealed partial class DebugSession
     bool IEngineListener.StepCompleted(uint threadId)
     {
         _activeStepper = null;
+        if (StepEndedInsideAwait()) return false;  // the method waits at an await: the step ends where it resumes
         if (_engine?.GetThread(threadId) is not { } thread
             || FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault()?.Source is null)
             return false;
@@ -77,6 +80,7 @@ public sealed partial class DebugSession
 
     bool IEngineListener.BreakpointHit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
     {
+        if (ResumeBreakpointHit(threadId, breakpoint)) return false;
         if (_entryBreakpoint is not null && IsSameLocation(breakpoint, _entryBreakpoint))
         {
             _entryBreakpoint.Activate(0);

@@ -12,6 +12,7 @@ public static class FrameVariables
 {
     public static List<FrameVariable> Raw(FrameInfo frame)
     {
+        if (StateMachineFrames.Variables(frame) is { } hoisted) return hoisted;
         var variables = new List<FrameVariable>();
         ModuleMetadata? metadata = File.Exists(frame.ModulePath) ? ModuleMetadata.Open(frame.ModulePath) : null;
         if (metadata is null) return variables;

@@ -42,7 +42,12 @@ public static class FrameWalker
 
     private static string MethodName(string modulePath, int token)
     {
-        try { return File.Exists(modulePath) ? ModuleMetadata.Open(modulePath).GetMethodDisplayName(token) + "()" : $"0x{token:X8}()"; }
+        try
+        {
+            return File.Exists(modulePath)
+                ? StateMachineFrames.DisplayName(ModuleMetadata.Open(modulePath).GetMethodDisplayName(token)) + "()"
+                : $"0x{token:X8}()";
+        }
         catch (Exception e) when (e is IOException or BadImageFormatException or ArgumentException) { return $"0x{token:X8}()"; }
     }
 }

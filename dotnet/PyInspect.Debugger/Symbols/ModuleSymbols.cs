@@ -9,7 +9,7 @@ namespace PyInspect.Debugger.Symbols;
 /// lines to IL offsets for breakpoints, IL offsets to source for frames and stepping, and
 /// the locals in scope. No ICorDebug here.
 /// </summary>
-public sealed class ModuleSymbols : IDisposable
+public sealed partial class ModuleSymbols : IDisposable
 {
     private readonly PEReader _pe;
     private readonly MetadataReaderProvider _pdbProvider;

@@ -5,6 +5,8 @@
 //   functions  calls both Compute overloads and prints their sum
 //   limit      sums 0..limit-1 for limit = 3 (changeable at `limit`) and prints the sum
 //   hot        loops for a minute through `hot`, where Slow() takes 200 ms to answer
+//   async      awaits a delay, a yield and a finished task between `async_*` lines, twice
+//              at once (two state machines of one method), and prints both results
 namespace InspectSample;
 
 public class Account(string owner, int balance)
@@ -38,6 +40,7 @@ public static class Program
             case "functions": Console.WriteLine($"sum {Compute(20) + Compute("abc")}"); break;
             case "limit": Limit(); break;
             case "hot": Hot(); break;
+            case "async": Console.WriteLine($"async {Task.WhenAll(Steps(1), Steps(10)).GetAwaiter().GetResult().Sum()}"); break;
         }
         Console.WriteLine("done");
         return 0;
@@ -111,5 +114,17 @@ public static class Program
         int sum = 0; // @bp limit
         for (int i = 0; i < limit; i++) sum += i;
         Console.WriteLine($"sum {sum}");
+    }
+
+    private static async Task<int> Steps(int start)
+    {
+        int value = start; // @bp async_start
+        await Task.Delay(50 * start);
+        value += 1; // @bp async_after_delay
+        await Task.Yield();
+        value += 2; // @bp async_after_yield
+        await Task.CompletedTask;
+        value += 3; // @bp async_after_completed
+        return value;
     }
 }

@@ -1,0 +1,60 @@
+// Async and iterator methods run inside a compiler-generated state machine's MoveNext:
+// their locals live in its fields (`<value>5__2`, in scope where the PDB says), their
+// parameters in fields named like them, the declaring object in `<>4__this`. A frame of
+// such a MoveNext shows those as the method's own `this`, arguments and locals, under the
+// method's own name (`Program.Steps()`), as the code was written.
+using System.Text.RegularExpressions;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Symbols;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Session;
+
+public static partial class StateMachineFrames
+{
+    [GeneratedRegex(@"^(?<outer>.+)\.<(?<method>[^>]+)>d__\d+\.MoveNext$")]
+    private static partial Regex MoveNextName();
+
+    [GeneratedRegex(@"^<(?<name>[^>]+)>5__(?<slot>\d+)$")]
+    private static partial Regex HoistedLocal();
+
+    /// <summary>"Ns.Type.<Steps>d__10.MoveNext" as the method it implements: "Ns.Type.Steps"; others unchanged.</summary>
+    public static string DisplayName(string methodName) =>
+        MoveNextName().Match(methodName) is { Success: true } m ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}" : methodName;
+
+    public static bool IsMoveNext(FrameInfo frame) =>
+        File.Exists(frame.ModulePath) && MoveNextName().IsMatch(ModuleMetadata.Open(frame.ModulePath).GetMethodDisplayName(frame.MethodToken));
+
+    /// <summary>The variables of a state machine's MoveNext frame as the source names them; null for other frames.</summary>
+    public static List<FrameVariable>? Variables(FrameInfo frame)
+    {
+        if (!IsMoveNext(frame) || frame.Frame.GetArgument(0, out var machine) < 0) return null;
+        if (PathEvaluator.Dereference(machine) is not ICorDebugObjectValue obj || obj is not ICorDebugValue2 typed
+            || typed.GetExactType(out var type) < 0)
+            return null;
+        var scopes = frame.Module?.Symbols?.HoistedLocalScopes(frame.MethodToken);
+        var self = new List<FrameVariable>();
+        var arguments = new List<FrameVariable>();
+        var locals = new Dictionary<string, FrameVariable>(StringComparer.Ordinal);
+        foreach (var (cls, field) in VariableReader.InstanceFields(type))
+        {
+            FrameVariable Read(string name, string kind) =>
+                obj.GetFieldValue(cls, field.Token, out var value) is var hr && hr >= 0
+                    ? new FrameVariable(name, kind, value, hr) : new FrameVariable(name, kind, null, hr);
+            if (field.Name == "<>4__this") self.Add(Read("this", "this"));
+            else if (!field.Name.StartsWith('<')) arguments.Add(Read(field.Name, "argument"));
+            else if (HoistedLocal().Match(field.Name) is { Success: true } hoisted && InScope(scopes, hoisted, frame.IlOffset))
+                locals[hoisted.Groups["name"].Value] = Read(hoisted.Groups["name"].Value, "local");
+        }
+        return [.. self, .. arguments, .. locals.Values];
+    }
+
+    /// <summary>Slot N-1's scope holds the IP (no scope information: always in scope).</summary>
+    private static bool InScope(IReadOnlyList<(int Start, int End)>? scopes, Match hoisted, uint ip)
+    {
+        int slot = int.Parse(hoisted.Groups["slot"].Value, System.Globalization.CultureInfo.InvariantCulture) - 1;
+        if (scopes is null || slot < 0 || slot >= scopes.Count) return true;
+        var (start, end) = scopes[slot];
+        return (start == 0 && end == 0) || (ip >= start && ip < end);
+    }
+}

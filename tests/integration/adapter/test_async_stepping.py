@@ -1,0 +1,44 @@
+"""Async methods under our adapter: InspectSample's `Steps` awaits a delay, a yield and a
+finished task while a second call of it runs alongside. Its frame shows the method's own
+name, arguments and locals (not the state machine's fields), and stepping over each await
+arrives at the next line of the same call, on whichever thread resumed it."""
+
+from __future__ import annotations
+
+from support.adapter_session import frame_variables, launched, ok, set_breakpoints, top_frame
+from support.dap_wire import WirePeer
+from support.targets import marker_line
+
+TARGET = "InspectSample"
+
+
+def value_in(peer: WirePeer, frame_id: int, expression: str) -> str:
+    result: str = ok(peer.request("evaluate", {"expression": expression, "frameId": frame_id}, timeout=30))["result"]
+    return result
+
+
+def test_stepping_over_awaits_follows_the_same_call_to_each_next_line() -> None:
+    start = marker_line(TARGET, "async_start")
+    with launched(TARGET, args=["async"], markers=[{"marker": "async_start", "condition": "start == 1"}]) as peer:
+        thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+        frame = top_frame(peer, thread)
+        assert (frame["name"], frame["line"]) == ("InspectSample.Program.Steps()", start)
+        names = list(frame_variables(peer, frame["id"]))
+        assert names == ["start", "value"], names
+        set_breakpoints(peer, TARGET, [])
+        # line after each step, and `value` there: the delay and the yield resume on pool threads
+        expected = [(start + 1, "1"), (start + 2, "1"), (start + 3, "2"), (start + 4, "2"), (start + 5, "4"),
+                    (start + 6, "4"), (start + 7, "7")]
+        for line, value in expected:
+            ok(peer.request("next", {"threadId": thread}))
+            stopped = peer.wait_event("stopped", timeout=30)["body"]
+            assert stopped["reason"] == "step"
+            thread = stopped["threadId"]
+            frame = top_frame(peer, thread)
+            assert (frame["name"], frame["line"]) == ("InspectSample.Program.Steps()", line)
+            assert value_in(peer, frame["id"], "start") == "1", "the same call, not the one that started at 10"
+            assert value_in(peer, frame["id"], "value") == value
+        ok(peer.request("continue", {"threadId": thread}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        printed = "".join(e["body"]["output"] for e in peer.events if e["event"] == "output" and e["body"].get("category") == "stdout")
+        assert "async 23\n" in printed  # Steps(1) = 7, Steps(10) = 16: every line ran once
