@@ -259,11 +259,22 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         return true;
     }
 
-    void IDebugEventSink.OnException(nint controller, nint thread, int eventType)
+    void IDebugEventSink.OnException(nint controller, nint thread, nint frame, uint offset, int eventType)
     {
         if (PassOverDuringEval(controller)) return;
         uint id = ThreadId(thread);
-        StopOrContinue(controller, () => _listener.ExceptionThrown(id, eventType));
+        ExceptionHandlerSite? handler = eventType == CatchHandlerFound && frame != 0 ? HandlerSite(frame, offset) : null;
+        StopOrContinue(controller, () => _listener.ExceptionThrown(id, eventType, handler));
+    }
+
+    private const int CatchHandlerFound = 3;
+
+    private static ExceptionHandlerSite? HandlerSite(nint framePointer, uint offset)
+    {
+        var frame = Wrap<ICorDebugFrame>(framePointer);
+        if (frame.GetFunction(out var function) < 0 || function.GetToken(out int token) < 0 || function.GetModule(out var module) < 0)
+            return null;
+        return new ExceptionHandlerSite(ModuleName(module), token, offset);
     }
 
     void IDebugEventSink.ContinueAfterEvent(nint controller) => Wrap<ICorDebugController>(controller).Continue(0);

@@ -5,6 +5,9 @@ namespace PyInspect.Debugger.Engine;
 /// process is synchronised; the engine has already marked itself stopped before a method
 /// that returns bool, and continues the process when that method answers false.
 /// </summary>
+/// <summary>Where a catch handler was found for an exception: the method and its handler's IL offset.</summary>
+public sealed record ExceptionHandlerSite(string ModulePath, int MethodToken, uint Offset);
+
 public interface IEngineListener
 {
     void ThreadStarted(uint threadId);
@@ -17,7 +20,7 @@ public interface IEngineListener
     bool BreakRequested(uint threadId);
     /// <summary>An exception event; eventType: 1 first chance, 2 user first chance,
     /// 3 catch handler found, 4 unhandled.</summary>
-    bool ExceptionThrown(uint threadId, int eventType);
+    bool ExceptionThrown(uint threadId, int eventType, ExceptionHandlerSite? handler);
     /// <summary>A pause requested while an event was being decided took effect: the process
     /// stays stopped where it was (instead of continuing after that event).</summary>
     void PausedInsteadOfContinuing();

@@ -66,7 +66,7 @@ public interface IDebugEventSink
     /// <summary>A func-eval finished (threw: the callee threw; the result is the exception).</summary>
     void OnEvalFinished(nint controller, nint eval, bool threw);
     /// <summary>An exception event (ICorDebugManagedCallback2; eventType is CorDebugExceptionCallbackType).</summary>
-    void OnException(nint controller, nint thread, int eventType);
+    void OnException(nint controller, nint thread, nint frame, uint offset, int eventType);
     void OnLoadModule(nint controller, nint module);
     void OnProcessExited();
 }
@@ -107,7 +107,7 @@ public sealed partial class ManagedCallbacks(IDebugEventSink sink) : ICorDebugMa
     public int CreateConnection(nint process, uint connectionId, nint name) => Resume(process);
     public int ChangeConnection(nint process, uint connectionId) => Resume(process);
     public int DestroyConnection(nint process, uint connectionId) => Resume(process);
-    public int Exception(nint appDomain, nint thread, nint frame, uint offset, int eventType, uint flags) { sink.OnException(appDomain, thread, eventType); return 0; }
+    public int Exception(nint appDomain, nint thread, nint frame, uint offset, int eventType, uint flags) { sink.OnException(appDomain, thread, frame, offset, eventType); return 0; }
     public int ExceptionUnwind(nint appDomain, nint thread, int eventType, uint flags) => Resume(appDomain);
     public int FunctionRemapComplete(nint appDomain, nint thread, nint function) => Resume(appDomain);
     public int MDANotification(nint controller, nint thread, nint mda) => Resume(controller);

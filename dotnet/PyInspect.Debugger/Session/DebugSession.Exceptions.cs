@@ -10,7 +10,7 @@ namespace PyInspect.Debugger.Session;
 
 public sealed partial class DebugSession
 {
-    private const int FirstChance = 1, Unhandled = 4;
+    private const int FirstChance = 1, CatchHandlerFound = 3, Unhandled = 4;
     private readonly object _exceptionGate = new();
     private readonly Dictionary<string, ExceptionTypeFilter> _exceptionFilters = [];
     private readonly Dictionary<uint, (string BreakMode, ExceptionDetails Details)> _currentExceptions = [];
@@ -55,9 +55,15 @@ public sealed partial class DebugSession
     private static string KnownFilter(string? id) => id is "all" or "user-unhandled"
         ? id : throw new DapException($"unknown exception filter '{id}': use 'all' or 'user-unhandled'");
 
-    bool IEngineListener.ExceptionThrown(uint threadId, int eventType)
+    bool IEngineListener.ExceptionThrown(uint threadId, int eventType, ExceptionHandlerSite? handler)
     {
-        string? filterId = eventType switch { FirstChance => "all", Unhandled => "user-unhandled", _ => null };
+        // Caught only by the catch-all of an async method's state machine: unhandled as far as
+        // the user's code goes (the task carries it on); stop at the throw, as it happens.
+        bool asyncUnhandled = eventType == CatchHandlerFound && IsAsyncCatchAll(handler);
+        string? filterId = eventType switch
+        {
+            FirstChance => "all", Unhandled => "user-unhandled", _ => asyncUnhandled ? "user-unhandled" : null,
+        };
         if (filterId is null || _engine?.GetThread(threadId) is not { } thread) return false;
         ExceptionTypeFilter? filter;
         lock (_exceptionGate)
@@ -70,16 +76,21 @@ public sealed partial class DebugSession
         string stack = ExceptionDetails.FormatFrames(FrameWalker.Walk(threadId, thread, _modules, 200));
         ExceptionDetails details = ExceptionDetails.Read(exception, stack);
         if (!filter.Matches(details.TypeName)) return false;
-        string breakMode = eventType == Unhandled ? "unhandled" : "always";
+        string breakMode = eventType == Unhandled ? "unhandled" : asyncUnhandled ? "userUnhandled" : "always";
         lock (_exceptionGate) _currentExceptions[threadId] = (breakMode, details);
         _activeStepper?.Deactivate();
         _activeStepper = null;
         _handles.Clear();
-        string what = eventType == Unhandled ? "Unhandled exception" : "Exception thrown";
+        string what = eventType == Unhandled ? "Unhandled exception"
+            : asyncUnhandled ? "Exception not handled in user code (the async method's task carries it)" : "Exception thrown";
         SendStopped("exception", threadId, description: $"{what}: {details.TypeName}: {details.Message}",
             text: details.TypeName);
         return true;
     }
+
+    private bool IsAsyncCatchAll(ExceptionHandlerSite? handler) =>
+        handler is not null && _modules.Find(handler.ModulePath)?.Symbols is { } symbols
+        && symbols.AsyncCatchHandlerOffset(handler.MethodToken) == (int)handler.Offset;
 
     private JsonNode ExceptionInfo(JsonObject arguments)
     {

@@ -27,6 +27,21 @@ public sealed partial class ModuleSymbols
         return scopes;
     }
 
+    /// <summary>The IL offset of the catch-all an async method's MoveNext puts around its body
+    /// (it hands the exception to the method's task); null for other methods.</summary>
+    public int? AsyncCatchHandlerOffset(int moveNextToken)
+    {
+        if (CustomInformation(moveNextToken, AsyncSteppingKind) is not { } blob || blob.RemainingBytes < 4) return null;
+        uint stored = blob.ReadUInt32();  // offset + 1; 0 when not recorded (async Task methods)
+        if (stored != 0) return (int)(stored - 1);
+        // Not recorded: the catch-all wraps the whole body, so it is the widest catch region.
+        var definition = _pe.GetMetadataReader().GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(moveNextToken & 0xFFFFFF));
+        if (definition.RelativeVirtualAddress == 0) return null;
+        var widest = _pe.GetMethodBody(definition.RelativeVirtualAddress).ExceptionRegions
+            .Where(r => r.Kind == ExceptionRegionKind.Catch).MaxBy(r => r.TryLength);
+        return widest.TryLength > 0 ? widest.HandlerOffset : null;
+    }
+
     /// <summary>The awaits of an async method's MoveNext; empty for other methods.</summary>
     public IReadOnlyList<AwaitPoint> AwaitPoints(int moveNextToken)
     {

@@ -8,7 +8,7 @@ from typing import Any
 
 from support.adapter_session import launched, ok, top_frame
 from support.dap_wire import WirePeer
-from support.targets import target_dll
+from support.targets import marker_line, target_dll
 
 TARGET = "InspectSample"
 
@@ -95,3 +95,24 @@ def test_exception_info_at_a_breakpoint_stop_is_an_error() -> None:
         answer = peer.request("exceptionInfo", {"threadId": stopped["threadId"]})
         assert answer["success"] is False and "not stopped at an exception" in answer["message"]
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+
+
+def test_user_unhandled_stops_at_the_throw_in_an_async_method_whose_task_carries_it() -> None:
+    """The async method's own catch-all hands the exception to its task: for the user's code
+    that is unhandled, so the stop is at the throw (Main catches it later from the task)."""
+    peer = launch_with_filters("async_throw", ["user-unhandled"])
+    try:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["reason"] == "exception"
+        assert "not handled in user code" in stopped["description"] and "async failure" in stopped["description"]
+        frame = top_frame(peer, stopped["threadId"])
+        assert (frame["name"], frame["line"]) == ("InspectSample.Program.Failing()", marker_line(TARGET, "async_throw"))
+        info = ok(peer.request("exceptionInfo", {"threadId": stopped["threadId"]}))
+        assert (info["exceptionId"], info["breakMode"]) == ("System.InvalidOperationException", "userUnhandled")
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert not [e for e in peer.events if e["event"] == "stopped"], "Main's own catch is not a stop"
+        printed = "".join(e["body"]["output"] for e in peer.events if e["event"] == "output")
+        assert "caught in Main: async failure" in printed
+    finally:
+        peer.close()

@@ -7,6 +7,7 @@
 //   hot        loops for a minute through `hot`, where Slow() takes 200 ms to answer
 //   async      awaits a delay, a yield and a finished task between `async_*` lines, twice
 //              at once (two state machines of one method), and prints both results
+//   async_throw  an async method throws after an await; Main catches it from the task
 namespace InspectSample;
 
 public class Account(string owner, int balance)
@@ -40,6 +41,10 @@ public static class Program
             case "functions": Console.WriteLine($"sum {Compute(20) + Compute("abc")}"); break;
             case "limit": Limit(); break;
             case "hot": Hot(); break;
+            case "async_throw":
+                try { Failing().GetAwaiter().GetResult(); }
+                catch (InvalidOperationException e) { Console.WriteLine($"caught in Main: {e.Message}"); }
+                break;
             case "async": Console.WriteLine($"async {Task.WhenAll(Steps(1), Steps(10)).GetAwaiter().GetResult().Sum()}"); break;
         }
         Console.WriteLine("done");
@@ -126,5 +131,11 @@ public static class Program
         await Task.CompletedTask;
         value += 3; // @bp async_after_completed
         return value;
+    }
+
+    private static async Task Failing()
+    {
+        await Task.Yield();
+        throw new InvalidOperationException("async failure"); // @bp async_throw
     }
 }
