@@ -28,17 +28,20 @@ public sealed class EvalMetadata
     {
         var pe = new PEReader(File.OpenRead(path));
         _md = pe.GetMetadataReader();
+        var generic = new List<(string Name, int Token)>();
         foreach (var handle in _md.TypeDefinitions)
         {
             int token = MetadataTokens.GetToken(handle);
             string name = TypeName(handle);
             _typesByName.TryAdd(name, token);
-            int tick = name.IndexOf('`');
-            if (tick >= 0) _typesByName.TryAdd(StripArity(name), token);
+            if (name.Contains('`')) generic.Add((name, token));
             string ns = _md.GetString(_md.GetTypeDefinition(handle).Namespace);
             for (int dot = ns.Length; dot > 0; dot = ns.LastIndexOf('.', dot - 1))
                 if (!_namespaces.Add(ns[..dot])) break;
         }
+        // Generic types also answer to their name without arity ("List"), after every exact
+        // name is in: "Task" must stay System.Threading.Tasks.Task, not Task`1.
+        foreach (var (name, token) in generic) _typesByName.TryAdd(StripArity(name), token);
     }
 
     public static EvalMetadata? Open(string path)

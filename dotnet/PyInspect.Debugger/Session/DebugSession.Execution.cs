@@ -60,19 +60,28 @@ public sealed partial class DebugSession
         ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
         if (kind == StepKind.Over) PrepareAsyncStep(threadId, thread);
         else EndAsyncStep();
-        _activeStepper = Stepping.Begin(threadId, thread, kind, _modules);
+        if (kind == StepKind.Out && PrepareAsyncStepOut(threadId, thread))
+            _activeStepper = null;  // the caller is reached through the task's completion, not the stack
+        else
+            _activeStepper = Stepping.Begin(threadId, thread, kind, _modules);
         Resume(engine);
         return null;
     }
 
-    /// <summary>A step that left user code (Main returned into the runtime) just lets the process run on.</summary>
+    /// <summary>A step that ends in code without source (an async method's kickoff stub) steps
+    /// out on to the next frame with source; one that left user code for good (Main returned
+    /// into the runtime) lets the process run on.</summary>
     bool IEngineListener.StepCompleted(uint threadId)
     {
         _activeStepper = null;
         if (StepEndedInsideAwait()) return false;  // the method waits at an await: the step ends where it resumes
-        if (_engine?.GetThread(threadId) is not { } thread
-            || FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault()?.Source is null)
+        if (_engine?.GetThread(threadId) is not { } thread) return false;
+        if (FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault()?.Source is null)
+        {
+            if (FrameWalker.Walk(threadId, thread, _modules, 64).Skip(1).Any(f => f.Source is not null))
+                _activeStepper = Stepping.Begin(threadId, thread, StepKind.Out, _modules);
             return false;
+        }
         _handles.Clear();
         SendStopped("step", threadId);
         return true;
@@ -80,7 +89,7 @@ public sealed partial class DebugSession
 
     bool IEngineListener.BreakpointHit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
     {
-        if (ResumeBreakpointHit(threadId, breakpoint)) return false;
+        if (ResumeBreakpointHit(threadId, breakpoint) || WaitCompletionNotified(threadId, breakpoint)) return false;
         if (_entryBreakpoint is not null && IsSameLocation(breakpoint, _entryBreakpoint))
         {
             _entryBreakpoint.Activate(0);

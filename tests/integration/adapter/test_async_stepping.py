@@ -42,3 +42,22 @@ def test_stepping_over_awaits_follows_the_same_call_to_each_next_line() -> None:
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
         printed = "".join(e["body"]["output"] for e in peer.events if e["event"] == "output" and e["body"].get("category") == "stdout")
         assert "async 23\n" in printed  # Steps(1) = 7, Steps(10) = 16: every line ran once
+
+
+def test_stepping_out_of_an_async_method_arrives_in_the_caller_that_awaits_it() -> None:
+    """Before its first await the caller is still on the stack; after it, only the task's
+    completion leads back (the runtime's wait-completion notification)."""
+    caller = ("InspectSample.Program.Caller()", marker_line(TARGET, "async_caller"))
+    for marker in ("async_start", "async_after_yield"):
+        with launched(TARGET, args=["async"], markers=[{"marker": marker, "condition": "start == 1"}]) as peer:
+            thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+            assert top_frame(peer, thread)["line"] == marker_line(TARGET, marker)
+            set_breakpoints(peer, TARGET, [])
+            ok(peer.request("stepOut", {"threadId": thread}))
+            stopped = peer.wait_event("stopped", timeout=30)["body"]
+            assert stopped["reason"] == "step", marker
+            frame = top_frame(peer, stopped["threadId"])
+            assert (frame["name"], frame["line"]) == caller, marker
+            ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+            assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+            assert not [e for e in peer.events if e["event"] == "stopped"]

@@ -6,7 +6,8 @@
 //   limit      sums 0..limit-1 for limit = 3 (changeable at `limit`) and prints the sum
 //   hot        loops for a minute through `hot`, where Slow() takes 200 ms to answer
 //   async      awaits a delay, a yield and a finished task between `async_*` lines, twice
-//              at once (two state machines of one method), and prints both results
+//              at once (two state machines of one method, the first awaited by Caller), and
+//              prints both results
 //   async_throw  an async method throws after an await; Main catches it from the task
 namespace InspectSample;
 
@@ -45,7 +46,7 @@ public static class Program
                 try { Failing().GetAwaiter().GetResult(); }
                 catch (InvalidOperationException e) { Console.WriteLine($"caught in Main: {e.Message}"); }
                 break;
-            case "async": Console.WriteLine($"async {Task.WhenAll(Steps(1), Steps(10)).GetAwaiter().GetResult().Sum()}"); break;
+            case "async": Console.WriteLine($"async {Task.WhenAll(Caller(), Steps(10)).GetAwaiter().GetResult().Sum()}"); break;
         }
         Console.WriteLine("done");
         return 0;
@@ -137,5 +138,11 @@ public static class Program
     {
         await Task.Yield();
         throw new InvalidOperationException("async failure"); // @bp async_throw
+    }
+
+    private static async Task<int> Caller()
+    {
+        int got = await Steps(1); // @bp async_caller
+        return got;
     }
 }

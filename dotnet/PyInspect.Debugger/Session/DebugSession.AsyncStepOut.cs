@@ -1,0 +1,95 @@
+// Stepping out of an async method that has already awaited: its caller is no longer on the
+// stack (the method was resumed by the thread pool), so a plain step out finds no user code
+// to return to. As Visual Studio does, the method's task is asked to notify the debugger when
+// its awaiter reads the result (Task.SetNotificationForWaitCompletion, by func-eval); the
+// runtime then calls Task.NotifyDebuggerOfWaitCompletion on the awaiting caller's thread,
+// where a breakpoint catches it and a step out lands in the caller's code.
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Evaluation;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed partial class DebugSession
+{
+    private const string CoreLibrary = "System.Private.CoreLib.dll";
+
+    /// <summary>A step out of a resumed async method in flight: its task and the notification breakpoint.</summary>
+    private sealed record AsyncStepOut(ICorDebugHandleValue Task, ICorDebugFunctionBreakpoint Notification);
+
+    private AsyncStepOut? _asyncStepOut;
+
+    /// <summary>Arms the wait-completion notification when the top frame is a resumed async
+    /// method (no user code below it on the stack); true when armed, so no plain step out is needed.</summary>
+    private bool PrepareAsyncStepOut(uint threadId, ICorDebugThread thread)
+    {
+        EndAsyncStepOut();
+        var frames = FrameWalker.Walk(threadId, thread, _modules, 64);
+        if (frames.FirstOrDefault() is not { } top || !StateMachineFrames.IsMoveNext(top)
+            || top.Module?.Symbols?.AsyncCatchHandlerOffset(top.MethodToken) is null)
+            return false;
+        if (frames.Skip(1).Any(f => f.Source is not null)) return false;  // still in its first, synchronous part
+        if (top.Frame.GetArgument(0, out var machine) < 0 || MethodTask(machine) is not { } task) return false;
+        if (CoreLibraryFunction("System.Threading.Tasks.Task", "NotifyDebuggerOfWaitCompletion") is not { } notify
+            || CoreLibraryFunction("System.Threading.Tasks.Task", "SetNotificationForWaitCompletion") is not { } setNotification)
+            return false;
+        if (PathEvaluator.Dereference(task) is not ICorDebugHeapValue2 heap || heap.CreateHandle(1, out var handle) < 0) return false;
+        try
+        {
+            Calls.Call(threadId, setNotification, [], [handle, Calls.NewPrimitive(threadId, CorElementType.Boolean, [1])]);
+        }
+        catch (Exception error) when (error is EngineException or DebuggeeThrewException or EvalTimeoutException)
+        {
+            handle.Dispose();
+            return false;
+        }
+        if (notify.GetILCode(out var code) < 0 || code.CreateBreakpoint(0, out var breakpoint) < 0)
+        {
+            handle.Dispose();
+            return false;
+        }
+        breakpoint.Activate(1);
+        _asyncStepOut = new AsyncStepOut(handle, breakpoint);
+        return true;
+    }
+
+    /// <summary>The notification breakpoint: true when it is ours (for our task: step out into the caller).</summary>
+    private bool WaitCompletionNotified(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
+    {
+        if (_asyncStepOut is not { } step || !IsSameLocation(step.Notification, breakpoint)) return false;
+        if (_engine?.GetThread(threadId) is not { } thread || thread.GetActiveFrame(out var frame) < 0
+            || frame is not ICorDebugILFrame il || il.GetArgument(0, out var task) < 0 || !SameObject(task, step.Task))
+            return true;  // another task's notification
+        EndAsyncStepOut();
+        _activeStepper?.Deactivate();
+        _activeStepper = Stepping.Begin(threadId, thread, StepKind.Out, _modules);
+        return true;
+    }
+
+    private void EndAsyncStepOut()
+    {
+        if (_asyncStepOut is not { } step) return;
+        _asyncStepOut = null;
+        step.Notification.Activate(0);
+        step.Task.Dispose();
+    }
+
+    /// <summary>The Task an async method's builder hands out (`&lt;&gt;t__builder.m_task`, or
+    /// `.m_builder.m_task` for a method returning Task).</summary>
+    private static ICorDebugValue? MethodTask(ICorDebugValue machine)
+    {
+        if (PathEvaluator.Member(machine, "<>t__builder") is not { } builder) return null;
+        ICorDebugValue? task = PathEvaluator.Member(builder, "m_task")
+            ?? (PathEvaluator.Member(builder, "m_builder") is { } inner ? PathEvaluator.Member(inner, "m_task") : null);
+        return task is not null && PathEvaluator.Dereference(task) is not null ? task : null;
+    }
+
+    private ICorDebugFunction? CoreLibraryFunction(string typeName, string methodName)
+    {
+        if (_modules.All().FirstOrDefault(m => m.FileName == CoreLibrary) is not { } corelib
+            || EvalMetadata.Open(corelib.Path) is not { } md || md.FindType(typeName) is not int type)
+            return null;
+        int? token = md.Methods(type, methodName).FirstOrDefault()?.Token;
+        return token is int t && corelib.Module.GetFunctionFromToken(t, out var function) >= 0 ? function : null;
+    }
+}
