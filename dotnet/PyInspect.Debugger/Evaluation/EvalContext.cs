@@ -50,11 +50,17 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     public FrameVariable? Variable(string name)
     {
         if (!File.Exists(Frame.ModulePath)) return null;
-        if (StateMachineFrames.Variables(Frame) is { } hoisted) return hoisted.FirstOrDefault(v => v.Name == name);
         var metadata = Symbols.ModuleMetadata.Open(Frame.ModulePath);
+        var locals = Frame.Module?.Symbols?.GetLocals(Frame.MethodToken, (int)Frame.IlOffset) ?? [];
+        // Async methods, lambdas and methods whose locals a lambda captured keep them in
+        // compiler-generated objects: look them up the way the variables view shows them.
+        if (locals.Any(l => l.Name.StartsWith("CS$<>8__locals", StringComparison.Ordinal))
+            || GeneratedMethods.GetOrAdd((Frame.ModulePath, Frame.MethodToken),
+                key => metadata.GetMethodDisplayName(key.Token).Contains('>', StringComparison.Ordinal)))
+            return FrameVariables.Raw(Frame).FirstOrDefault(v => v.Name == name);
         bool isStatic = metadata.IsStatic(Frame.MethodToken);
         if (name == "this") return isStatic ? null : Read(name, "this", Frame.Frame.GetArgument(0, out var self), self);
-        foreach (var local in Frame.Module?.Symbols?.GetLocals(Frame.MethodToken, (int)Frame.IlOffset) ?? [])
+        foreach (var local in locals)
             if (local.Name == name) return Read(name, "local", Frame.Frame.GetLocalVariable((uint)local.SlotIndex, out var value), value);
         var parameters = metadata.GetParameterNames(Frame.MethodToken);
         for (int i = 0; i < parameters.Count; i++)
@@ -62,6 +68,9 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
                 return Read(name, "argument", Frame.Frame.GetArgument((uint)(isStatic ? i : i + 1), out var value), value);
         return null;
     }
+
+    /// <summary>Methods the compiler generated (state machines, lambdas), by module and token.</summary>
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<(string Module, int Token), bool> GeneratedMethods = new();
 
     private static FrameVariable Read(string name, string kind, int hr, ICorDebugValue? value) =>
         new(name, kind, hr < 0 ? null : value, hr);

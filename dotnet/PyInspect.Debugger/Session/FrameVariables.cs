@@ -10,9 +10,13 @@ public sealed record FrameVariable(string Name, string Kind, ICorDebugValue? Val
 
 public static class FrameVariables
 {
-    public static List<FrameVariable> Raw(FrameInfo frame)
+    /// <summary>As the source names them: state machines and closures opened up.</summary>
+    public static List<FrameVariable> Raw(FrameInfo frame) =>
+        ClosureFrames.Open(StateMachineFrames.Variables(frame) ?? Declared(frame));
+
+    /// <summary>The frame's own `this`, arguments and PDB locals.</summary>
+    private static List<FrameVariable> Declared(FrameInfo frame)
     {
-        if (StateMachineFrames.Variables(frame) is { } hoisted) return hoisted;
         var variables = new List<FrameVariable>();
         ModuleMetadata? metadata = File.Exists(frame.ModulePath) ? ModuleMetadata.Open(frame.ModulePath) : null;
         if (metadata is null) return variables;

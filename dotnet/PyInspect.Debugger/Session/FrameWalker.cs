@@ -45,7 +45,7 @@ public static class FrameWalker
         try
         {
             return File.Exists(modulePath)
-                ? StateMachineFrames.DisplayName(ModuleMetadata.Open(modulePath).GetMethodDisplayName(token)) + "()"
+                ? ClosureFrames.DisplayName(StateMachineFrames.DisplayName(ModuleMetadata.Open(modulePath).GetMethodDisplayName(token))) + "()"
                 : $"0x{token:X8}()";
         }
         catch (Exception e) when (e is IOException or BadImageFormatException or ArgumentException) { return $"0x{token:X8}()"; }

@@ -9,6 +9,7 @@
 //              at once (two state machines of one method, the first awaited by Caller), and
 //              prints both results
 //   async_throw  an async method throws after an await; Main catches it from the task
+//   closure    stops at `closure` in a method whose locals a lambda captured, then inside the lambda
 namespace InspectSample;
 
 public class Account(string owner, int balance)
@@ -42,6 +43,7 @@ public static class Program
             case "functions": Console.WriteLine($"sum {Compute(20) + Compute("abc")}"); break;
             case "limit": Limit(); break;
             case "hot": Hot(); break;
+            case "closure": Closure(); break;
             case "async_throw":
                 try { Failing().GetAwaiter().GetResult(); }
                 catch (InvalidOperationException e) { Console.WriteLine($"caught in Main: {e.Message}"); }
@@ -144,5 +146,22 @@ public static class Program
     {
         int got = await Steps(1); // @bp async_caller
         return got;
+    }
+
+    private static void Closure() => new Scaler().Captures();
+}
+
+public class Scaler
+{
+    private int _seed = 2;
+
+    public void Captures()
+    {
+        int factor = 3;
+        string label = "scaled";
+        int plain = 4;
+        Func<int, int> scale = n => n * factor + _seed; // @bp closure_lambda
+        int result = scale(plain); // @bp closure
+        Console.WriteLine($"{label} {result}");
     }
 }
