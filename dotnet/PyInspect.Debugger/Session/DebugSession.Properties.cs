@@ -24,13 +24,13 @@ public sealed partial class DebugSession
     {
         int fieldCount = ChildReader.Count(source);
         List<GetterProperty> properties = PropertyGetters.Find(source.Type);
-        int total = fieldCount + properties.Count;
+        bool statics = StaticMembers.Fields(source.Type).Count > 0;
+        int total = fieldCount + properties.Count + (statics ? 1 : 0);
         int first = Math.Clamp(start, 0, total);
         int take = Math.Min(count is > 0 ? count.Value : VariableReader.DefaultPageSize, total - first);
         var views = new List<VariableView>(take);
         if (first < fieldCount) views.AddRange(ChildReader.Read(source, first, Math.Min(take, fieldCount - first), hex));
         IEnumerable<GetterProperty> page = properties.Skip(Math.Max(first - fieldCount, 0)).Take(take - views.Count);
-        if (!page.Any()) return views;
         var budget = Stopwatch.StartNew();
         foreach (GetterProperty property in page)
         {
@@ -39,6 +39,7 @@ public sealed partial class DebugSession
                 ? ReadProperty(source.Type, source.Receiver, property, evaluateName, hex)
                 : Unevaluated(property.Name, evaluateName, "the time budget for getters in this request was spent"));
         }
+        if (statics && first + take == total) views.Add(StaticMembers.Node(source.Type, hex));
         return views;
     }
 

@@ -96,7 +96,7 @@ public static class VariableReader
                     ? Describe(name, evaluateName, inner.Value!, hex) with { Type = typeName }
                     : new VariableView(name, "null", typeName, evaluateName, null, null);
         }
-        int members = InstanceFields(type).Count + PropertyGetters.Find(type).Count;
+        int members = InstanceFields(type).Count + PropertyGetters.Find(type).Count + (StaticMembers.Fields(type).Count > 0 ? 1 : 0);
         var objectChildren = members > 0 ? new ObjectChildren(obj, type, evaluateName, StrongHandle(obj, isValueClass)) : null;
         if (objectChildren is not null && CollectionItems.For(objectChildren) is { } collection)
             return new VariableView(name, $"Count = {collection.Count}", typeName, evaluateName, address, collection,

@@ -168,6 +168,16 @@ def test_groups_list_their_key_and_items_as_children(stopped: Session) -> None:
     assert ids == ["2", "4"]
 
 
+def test_objects_list_their_static_members_last(stopped: Session) -> None:
+    peer = stopped[0]
+    this = children(peer, ok(evaluate(stopped, "this"))["variablesReference"])
+    assert list(this)[-1] == "Static members"
+    statics = children(peer, this["Static members"]["variablesReference"])
+    assert statics["counter"]["value"] == "3" and statics["counter"]["evaluateName"] == "EvalSample.Program.counter"
+    order = children(peer, ok(evaluate(stopped, "orders[1]"))["variablesReference"])
+    assert "Reads" in children(peer, order["Static members"]["variablesReference"])
+
+
 def test_objects_keep_children_address_and_evaluate_names_round_trip(stopped: Session) -> None:
     peer = stopped[0]
     body = ok(evaluate(stopped, "orders[1]", context="watch"))
