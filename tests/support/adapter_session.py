@@ -47,6 +47,12 @@ def launched(target: str, args: Sequence[str] = (), markers: Sequence[str | dict
         peer.close()
 
 
+def output_of(peer: WirePeer, category: str | None = None) -> str:
+    """Everything the adapter has sent as `output` events so far (of one category if given)."""
+    return "".join(e["body"]["output"] for e in peer.events
+                   if e["event"] == "output" and (category is None or e["body"].get("category") == category))
+
+
 def top_frame(peer: WirePeer, thread_id: int) -> dict[str, Any]:
     frames: list[dict[str, Any]] = ok(peer.request("stackTrace", {"threadId": thread_id}))["stackFrames"]
     return frames[0]

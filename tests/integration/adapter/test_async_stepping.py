@@ -5,7 +5,14 @@ arrives at the next line of the same call, on whichever thread resumed it."""
 
 from __future__ import annotations
 
-from support.adapter_session import frame_variables, launched, ok, set_breakpoints, top_frame
+from support.adapter_session import (
+    frame_variables,
+    launched,
+    ok,
+    output_of,
+    set_breakpoints,
+    top_frame,
+)
 from support.dap_wire import WirePeer
 from support.targets import marker_line
 
@@ -40,7 +47,7 @@ def test_stepping_over_awaits_follows_the_same_call_to_each_next_line() -> None:
             assert value_in(peer, frame["id"], "value") == value
         ok(peer.request("continue", {"threadId": thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        printed = "".join(e["body"]["output"] for e in peer.events if e["event"] == "output" and e["body"].get("category") == "stdout")
+        printed = output_of(peer, "stdout")
         assert "async 23\n" in printed  # Steps(1) = 7, Steps(10) = 16: every line ran once
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.adapter_session import launched, ok, top_frame
+from support.adapter_session import launched, ok, output_of, top_frame
 from support.dap_wire import WirePeer
 from support.targets import marker_line
 
@@ -27,10 +27,6 @@ def stops(peer: WirePeer) -> list[dict[str, str]]:
         seen.append(values)
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
     raise AssertionError("never reached the after marker")
-
-
-def outputs(peer: WirePeer) -> str:
-    return "".join(e["body"]["output"] for e in peer.events if e["event"] == "output" and e["body"].get("category") == "console")
 
 
 def test_a_condition_stops_only_where_it_holds(tmp_path: Path) -> None:
@@ -57,7 +53,7 @@ def test_a_condition_that_cannot_be_evaluated_stops_and_says_why(tmp_path: Path)
         assert stopped["reason"] == "breakpoint"
         frame = top_frame(peer, stopped["threadId"])
         assert ok(peer.request("evaluate", {"expression": "i", "frameId": frame["id"]}))["result"] == "0"
-        text = outputs(peer)
+        text = output_of(peer, "console")
         assert "Breakpoint condition 'missing > 1' could not be evaluated" in text
         assert "'missing' is not a local" in text
 
@@ -65,14 +61,14 @@ def test_a_condition_that_cannot_be_evaluated_stops_and_says_why(tmp_path: Path)
 def test_a_condition_that_is_not_a_bool_stops_and_says_so(tmp_path: Path) -> None:
     with launched(TARGET, args=[str(tmp_path / "t.json")], markers=[{"marker": "loop", "condition": "i + 1"}]) as peer:
         peer.wait_event("stopped", timeout=30)
-        assert "the condition is not a bool (it is int 1)" in outputs(peer)
+        assert "the condition is not a bool (it is int 1)" in output_of(peer, "console")
 
 
 def test_log_points_interpolate_expressions_and_never_stop(tmp_path: Path) -> None:
     message = "i={i} name={name} sq={i * i} big={i > 7} {{literal}} bad={nope}"
     with launched(TARGET, args=[str(tmp_path / "t.json")], markers=[{"marker": "loop", "logMessage": message}, "after"]) as peer:
         assert stops(peer) == []
-        lines = [line for line in outputs(peer).splitlines() if line.startswith("i=")]
+        lines = [line for line in output_of(peer, "console").splitlines() if line.startswith("i=")]
         assert lines[:2] == [
             "i=0 name=item0 sq=0 big=false {literal} bad=<error: 'nope' is not a local, an argument or a field of this>",
             "i=1 name=item1 sq=1 big=false {literal} bad=<error: 'nope' is not a local, an argument or a field of this>",
@@ -100,4 +96,4 @@ def test_log_points_interpolate_call_results_from_the_hit_condition_on(tmp_path:
     with launched(TARGET, args=[str(tmp_path / "t.json")],
                   markers=[{"marker": "loop", "logMessage": "twice={Config.Twice(i)}", "hitCondition": ">= 9"}, "after"]) as peer:
         assert stops(peer) == []
-        assert [line for line in outputs(peer).splitlines() if line.startswith("twice=")] == ["twice=16", "twice=18"]
+        assert [line for line in output_of(peer, "console").splitlines() if line.startswith("twice=")] == ["twice=16", "twice=18"]

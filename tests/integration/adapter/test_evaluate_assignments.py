@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.adapter_session import launched, ok, set_breakpoints, top_frame
+from support.adapter_session import launched, ok, output_of, set_breakpoints, top_frame
 from support.dap_wire import WirePeer
 
 TARGET = "EvalSample"
@@ -110,5 +110,5 @@ def test_a_local_changed_by_evaluate_changes_what_the_program_prints(tmp_path: P
         set_breakpoints(peer, TARGET, [])
         ok(peer.request("continue", {"threadId": thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        printed = "".join(e["body"]["output"] for e in peer.events if e["event"] == "output" and e["body"].get("category") == "stdout")
+        printed = output_of(peer, "stdout")
         assert printed.splitlines()[-1] == str(1000 + sum(range(10)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from support.adapter_session import launched, ok, top_frame
+from support.adapter_session import launched, ok, output_of, top_frame
 from support.dap_wire import WirePeer
 from support.targets import marker_line, target_dll
 
@@ -112,7 +112,7 @@ def test_user_unhandled_stops_at_the_throw_in_an_async_method_whose_task_carries
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
         assert not [e for e in peer.events if e["event"] == "stopped"], "Main's own catch is not a stop"
-        printed = "".join(e["body"]["output"] for e in peer.events if e["event"] == "output")
+        printed = output_of(peer)
         assert "caught in Main: async failure" in printed
     finally:
         peer.close()

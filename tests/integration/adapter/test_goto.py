@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from support.adapter_session import launched, ok, set_breakpoints, top_frame
+from support.adapter_session import launched, ok, output_of, set_breakpoints, top_frame
 from support.dap_wire import WirePeer
 from support.targets import marker_line, target_source
 
@@ -32,7 +32,7 @@ def test_jumping_past_a_loop_skips_it(tmp_path: Path) -> None:
         set_breakpoints(peer, TARGET, [])
         ok(peer.request("continue", {"threadId": thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        printed = "".join(e["body"]["output"] for e in peer.events if e["event"] == "output" and e["body"].get("category") == "stdout")
+        printed = output_of(peer, "stdout")
         assert printed.splitlines()[-1] == "0", "the loop that adds to total never ran"
 
 

@@ -3,15 +3,11 @@ stopAtEntry, hit conditions and log points, against the real AdapterSample progr
 
 from __future__ import annotations
 
-from support.adapter_session import launched, ok, set_breakpoints, top_frame
+from support.adapter_session import launched, ok, output_of, set_breakpoints, top_frame
 from support.dap_wire import WirePeer
 from support.targets import marker_line, target_dll
 
 TARGET = "AdapterSample"
-
-
-def outputs(peer: WirePeer) -> str:
-    return "".join(e["body"]["output"] for e in peer.events if e["event"] == "output")
 
 
 def wait_exit_code(peer: WirePeer) -> int:
@@ -44,7 +40,7 @@ def test_a_breakpoint_stops_on_its_line_with_the_whole_call_chain() -> None:
 def test_output_events_carry_the_debuggee_output_and_exited_its_exit_code() -> None:
     with launched(TARGET, args=["", "7"]) as peer:
         assert wait_exit_code(peer) == 7
-        text = outputs(peer)
+        text = output_of(peer)
         assert "locals ready\n" in text
         assert "total 107\n" in text
 
@@ -71,7 +67,7 @@ def test_an_apphost_launches_like_a_dll() -> None:
         ok(peer.request("launch", {"program": str(apphost), "args": ["", "5"], "cwd": str(apphost.parent)}, timeout=30))
         ok(peer.request("configurationDone"))
         assert wait_exit_code(peer) == 5
-        assert "locals ready\n" in outputs(peer)
+        assert "locals ready\n" in output_of(peer)
     finally:
         peer.close()
 
@@ -81,7 +77,7 @@ def test_stop_at_entry_stops_in_main_before_any_user_code() -> None:
         stopped = peer.wait_event("stopped", timeout=30)["body"]
         assert stopped["reason"] == "entry"
         assert top_frame(peer, stopped["threadId"])["name"] == "AdapterSample.Program.Main()"
-        assert "locals ready" not in outputs(peer)
+        assert "locals ready" not in output_of(peer)
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert wait_exit_code(peer) == 3
 
@@ -112,7 +108,7 @@ def test_a_modulo_hit_condition_stops_at_every_nth_hit() -> None:
 def test_a_log_point_writes_output_and_never_stops() -> None:
     with launched(TARGET, markers=[{"marker": "loop", "logMessage": "tick"}]) as peer:
         assert wait_exit_code(peer) == 0
-        assert outputs(peer).count("tick\n") == 10
+        assert output_of(peer).count("tick\n") == 10
         assert not [e for e in peer.events if e["event"] == "stopped"]
 
 

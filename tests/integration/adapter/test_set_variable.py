@@ -3,14 +3,9 @@ new string made in the debuggee; bad values are refused with a reason. InspectSa
 
 from __future__ import annotations
 
-from support.adapter_session import children, frame_variables, launched, ok, top_frame
-from support.dap_wire import WirePeer
+from support.adapter_session import children, frame_variables, launched, ok, output_of, top_frame
 
 TARGET = "InspectSample"
-
-
-def outputs(peer: WirePeer) -> str:
-    return "".join(e["body"]["output"] for e in peer.events if e["event"] == "output")
 
 
 def test_setting_a_local_changes_the_programs_result() -> None:
@@ -24,7 +19,7 @@ def test_setting_a_local_changes_the_programs_result() -> None:
         assert frame_variables(peer, frame["id"])["limit"]["value"] == "5"
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        assert "sum 10\n" in outputs(peer)
+        assert "sum 10\n" in output_of(peer)
 
 
 def test_bad_values_are_refused_and_change_nothing() -> None:
@@ -39,7 +34,7 @@ def test_bad_values_are_refused_and_change_nothing() -> None:
         assert missing["success"] is False and "no variable 'nope'" in missing["message"]
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        assert "sum 3\n" in outputs(peer)
+        assert "sum 3\n" in output_of(peer)
 
 
 def test_a_string_field_gets_a_new_string_the_getters_then_see() -> None:
@@ -54,7 +49,7 @@ def test_a_string_field_gets_a_new_string_the_getters_then_see() -> None:
         assert members["Description"]["value"] == '"Bea \\"B\\" has 120"'
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        assert 'Bea "B" 3 3 2 3 2\n' in outputs(peer)
+        assert 'Bea "B" 3 3 2 3 2\n' in output_of(peer)
 
 
 def test_set_expression_assigns_a_local_and_a_field_path() -> None:
@@ -73,4 +68,4 @@ def test_set_expression_assigns_a_local_and_a_field_path() -> None:
         assert children(peer, local["numbers"]["variablesReference"])["[0]"]["value"] == "40"
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        assert "Cy 3 3 2 3 2\n" in outputs(peer)
+        assert "Cy 3 3 2 3 2\n" in output_of(peer)
