@@ -72,6 +72,15 @@ class Debugger(ClosesOnExit):
 
     # ---- reading ---------------------------------------------------------------------
 
+    def threads(self) -> pd.DataFrame:
+        """Managed threads: id, name, state, is_current and, while paused, where each one is."""
+        import pandas as pd
+
+        rows = [(t.id, t.name, t.state, t.is_current, t.location.function if t.location else None,
+                 t.location.file if t.location else None, t.location.line if t.location else None)
+                for t in self.session.inspector.threads().threads]
+        return pd.DataFrame(rows, columns=["id", "name", "state", "is_current", "function", "file", "line"])
+
     def stack(self, thread_id: int | None = None, max_frames: int = 20) -> pd.DataFrame:
         """Frames of a paused thread, top first."""
         import pandas as pd

@@ -56,6 +56,15 @@ def test_stack_and_locals_come_as_dataframes(at_price: pyinspect.Debugger) -> No
     assert "Price" in repr(at_price) and "paused" in repr(at_price)
 
 
+def test_threads_come_as_a_dataframe_with_where_each_one_is(at_price: pyinspect.Debugger) -> None:
+    threads = at_price.threads()
+    assert list(threads.columns) == ["id", "name", "state", "is_current", "function", "file", "line"]
+    current = threads[threads["is_current"]]
+    assert len(current) == 1 and set(threads["state"]) == {"stopped"}
+    assert current.iloc[0][["function", "line"]].tolist() == ["Price", story_line("price")]
+    assert "Main Thread" in set(threads["name"])
+
+
 def test_set_writes_the_paused_program_and_later_reads_see_it(at_price: pyinspect.Debugger) -> None:
     assert at_price.eval("unit * quantity") == "2.5"  # read (and cached) before the write
     assert at_price.set("quantity", 4) == "4"
