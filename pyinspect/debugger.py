@@ -53,6 +53,18 @@ class Debugger(ClosesOnExit):
                  hit_count: int | None = None) -> BreakpointInfo:
         return self.session.set_breakpoint(file, line, condition, hit_count).info()
 
+    def breakpoints(self) -> pd.DataFrame:
+        """Every breakpoint: id, file, line, condition, hit_count, verified, hits, bound_line."""
+        import pandas as pd
+
+        columns = ["id", "file", "line", "condition", "hit_count", "verified", "hits", "bound_line"]
+        infos = [b.info() for b in self.session.breakpoints.all()]
+        return pd.DataFrame([[getattr(info, c) for c in columns] for info in infos], columns=columns)
+
+    def clear(self, breakpoint_id: int) -> BreakpointInfo:
+        """Remove a breakpoint by the id break_at gave."""
+        return self.session.remove_breakpoint(breakpoint_id).info()
+
     def wait(self, timeout: float = 30.0) -> SessionState:
         """Block until paused or exited (at most timeout seconds)."""
         return self.session.wait(timeout)

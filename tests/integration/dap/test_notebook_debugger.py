@@ -56,6 +56,15 @@ def test_stack_and_locals_come_as_dataframes(at_price: pyinspect.Debugger) -> No
     assert "Price" in repr(at_price) and "paused" in repr(at_price)
 
 
+def test_breakpoints_are_listed_and_cleared(at_price: pyinspect.Debugger) -> None:
+    added = at_price.break_at(STORY, story_line("exit"))
+    table = at_price.breakpoints().set_index("id")
+    assert list(table["line"]) == [story_line("price"), story_line("exit")]
+    assert bool(table.loc[added.id, "verified"]) and table.loc[added.id, "bound_line"] == story_line("exit")
+    assert at_price.clear(added.id).id == added.id
+    assert list(at_price.breakpoints()["line"]) == [story_line("price")]
+
+
 def test_threads_come_as_a_dataframe_with_where_each_one_is(at_price: pyinspect.Debugger) -> None:
     threads = at_price.threads()
     assert list(threads.columns) == ["id", "name", "state", "is_current", "function", "file", "line"]
