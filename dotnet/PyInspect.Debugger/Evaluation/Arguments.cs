@@ -57,6 +57,14 @@ public static class Arguments
             && MetadataName(typeArguments[k]) is { } name ? name : p)];
     }
 
+    /// <summary>Method type parameters (!!0, !!1) replaced by type arguments given explicitly.</summary>
+    public static IReadOnlyList<string> InstantiateMethod(IReadOnlyList<string> parameters, IReadOnlyList<ICorDebugType>? methodTypes)
+    {
+        if (methodTypes is null || methodTypes.Count == 0) return parameters;
+        return [.. parameters.Select(p => p.StartsWith("!!", StringComparison.Ordinal) && int.TryParse(p[2..], out int k) && k < methodTypes.Count
+            && MetadataName(methodTypes[k]) is { } name ? name : p)];
+    }
+
     private static string? MetadataName(ICorDebugType type)
     {
         if (type.GetType(out int elementType) < 0) return null;

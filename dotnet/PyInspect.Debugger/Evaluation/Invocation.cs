@@ -41,6 +41,8 @@ public sealed partial class Interpreter
             ? throw new EvalException($"cannot evaluate '{text}': lambdas are supported in LINQ operators only")
             : Local(Eval(a.Expression))).ToList();
         if (!hasReceiver) return CallImplicit(name, values, text);
+        if (typeArguments.Count > 0 && receiver is TypeRef owner)  // Config.Echo<int>(5): type arguments as written
+            return Invocation.CallStaticGeneric(this, owner, name, [.. typeArguments.Select(a => Types.Instantiate(a, context).Instance)], values, text);
         return receiver switch
         {
             TypeRef type => Invocation.CallStatic(this, type, name, values, text),
@@ -129,7 +131,9 @@ public static class Invocation
     {
         if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
             throw new EvalException($"cannot read the metadata of '{type.FullName}'");
-        var candidates = md.Methods(type.Token, name).Where(m => m.IsStatic && m.GenericArity == methodTypes.Count && m.ParameterTypes.Count == arguments.Count);
+        var candidates = md.Methods(type.Token, name)
+            .Where(m => m.IsStatic && m.GenericArity == methodTypes.Count && m.ParameterTypes.Count == arguments.Count)
+            .Select(m => m with { ParameterTypes = Arguments.InstantiateMethod(m.ParameterTypes, methodTypes) });
         EvalMethod method = Pick(candidates, arguments) ?? throw new EvalException($"'{type.FullName}' has no generic method '{name}' for '{text}'");
         return Run(interpreter, cls, method, [], null, arguments, methodTypes);
     }
@@ -193,7 +197,7 @@ public static class Invocation
         if (self is not null) values.Add(self);
         // Objects first, held by handles: making strings runs code that would neuter them.
         var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
-        var parameters = Arguments.Instantiate(method.ParameterTypes, classTypeArguments);
+        var parameters = Arguments.InstantiateMethod(Arguments.Instantiate(method.ParameterTypes, classTypeArguments), methodTypes);
         for (int i = 0; i < pinned.Count; i++)
             values.Add(Arguments.ToDebuggee(interpreter.Context, pinned[i], parameters[i]));
         var typeArguments = new List<ICorDebugType>(classTypeArguments);

@@ -17,10 +17,17 @@ public static partial class ClosureFrames
     [GeneratedRegex(@"^(?<outer>.+?)\.<>c(?:__DisplayClass[\d_]+)?\.<(?<method>[^>]+)>b__(?<n>[\d_]+)$")]
     private static partial Regex LambdaName();
 
-    /// <summary>"Ns.T.&lt;&gt;c__DisplayClass1_0.&lt;Run&gt;b__0" as "Ns.T.Run.AnonymousMethod__0"; others unchanged.</summary>
+    [GeneratedRegex(@"^(?<outer>.+?)\.<(?<method>[^>]+)>g__(?<local>[^|]+)\|[\d_]+$")]
+    private static partial Regex LocalFunctionName();
+
+    /// <summary>"Ns.T.&lt;&gt;c__DisplayClass1_0.&lt;Run&gt;b__0" as "Ns.T.Run.AnonymousMethod__0", a local
+    /// function "Ns.T.&lt;Run&gt;g__Helper|1_0" as "Ns.T.Run.Helper"; others unchanged.</summary>
     public static string DisplayName(string methodName) =>
         LambdaName().Match(methodName) is { Success: true } m
-            ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}.AnonymousMethod__{m.Groups["n"].Value}" : methodName;
+            ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}.AnonymousMethod__{m.Groups["n"].Value}"
+            : LocalFunctionName().Match(methodName) is { Success: true } local
+                ? $"{local.Groups["outer"].Value}.{local.Groups["method"].Value}.{local.Groups["local"].Value}"
+                : methodName;
 
     /// <summary>The frame's variables with closures opened up (unchanged when there are none).</summary>
     public static List<FrameVariable> Open(List<FrameVariable> variables)

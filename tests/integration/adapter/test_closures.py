@@ -21,7 +21,7 @@ def test_captured_locals_read_like_locals_and_writes_reach_the_lambda() -> None:
         frame = top_frame(peer, thread)
         assert frame["name"] == "InspectSample.Scaler.Captures()"
         variables = frame_variables(peer, frame["id"])
-        assert list(variables) == ["this", "factor", "label", "plain", "scale", "result"]
+        assert list(variables) == ["this", "factor", "label", "plain", "scale", "result", "doubled"]
         assert (variables["factor"]["value"], variables["label"]["value"]) == ("3", '"scaled"')
         assert evaluate(peer, frame["id"], "factor * plain + _seed") == "14"
         assert evaluate(peer, frame["id"], "factor = 10") == "10"
@@ -42,3 +42,13 @@ def test_captured_locals_read_like_locals_and_writes_reach_the_lambda() -> None:
         peer.wait_event("stopped", timeout=30)
         after = top_frame(peer, thread)
         assert frame_variables(peer, after["id"])["result"]["value"] == "42"  # 10 * 4 + 2
+
+
+def test_a_local_function_is_named_inside_its_method() -> None:
+    with launched(TARGET, args=["closure"], markers=["closure_local"]) as peer:
+        thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+        ok(peer.request("stepIn", {"threadId": thread}))
+        peer.wait_event("stopped", timeout=30)
+        frame = top_frame(peer, thread)
+        assert frame["name"] == "InspectSample.Scaler.Captures.Twice()"
+        assert evaluate(peer, frame["id"], "x") == "14"  # 3 * 4 + 2

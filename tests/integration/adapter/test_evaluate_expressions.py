@@ -202,7 +202,7 @@ def test_hex_format_applies_to_computed_and_read_integers(stopped: Session) -> N
     ("orders.Count = 2", "the property has no setter"), ("1 = 2", "only variables, fields, properties and elements can be assigned"),
     ("orders[0].Customer = orders[1]", "cannot assign EvalSample.Order to 'orders[0].Customer' (EvalSample.Customer)"),
     ("b = 256", "cannot implicitly convert int 256 to byte"), ("flag = 1", "cannot assign int to 'flag' (bool)"),
-    ("new Nope()", "'Nope' is not a type of the loaded modules"), ("new Customer(1)", "has no constructor taking these 1 argument(s)"),
+    ("new Nope()", "'Nope' is not a type of the loaded modules"), ('Config.Echo<int>("x")', "has no generic method 'Echo'"), ("new Customer(1)", "has no constructor taking these 1 argument(s)"),
     ('orders[1].Tags.IndexOf(5)', "not a method of System.Collections.Generic.List<string> taking 1 argument"), ("orders[0].Missing", "not a field"), ("count ? 1 : 2", "not a bool"),
 ])
 def test_errors_say_what_went_wrong(stopped: Session, expression: str, message: str) -> None:
@@ -223,6 +223,10 @@ CALLS = [
     ("cells[2, 3]", "23", "int"), ('cells["b2"]', '"cell b2"', "string"), ("Config.Echo(count)", "42", "int"),
     ("Config.Echo(text)", '"Hello"', "string"), ("Config.FirstOf(orders).Id", "1", "int"),
     ('string.Join(",", numbers)', '"5,3,8,1"', "string"), ('orders[1].Tags.IndexOf("express")', "1", "int"),
+    # generic methods with their type arguments written out
+    ("Config.Echo<long>(5000000000)", "5000000000", "long"), ("Config.Echo<double>(2)", "2", "double"),
+    ("Config.Echo<Order>(orders[1]).Id", "2", "int"), ("Enumerable.Empty<int>().Count()", "0", "int"),
+    ("Enumerable.Repeat<string>(\"a\", 3).Count()", "3", "int"),
     # any IEnumerable: the debuggee copies it (Enumerable.Cast<object>, ToArray), LINQ runs here
     ("prices.Values.Sum()", "3.75", "decimal"), ('prices.Keys.First()', '"apple"', "string"),
     ("prices.Values.Where(v => v > 2).Count()", "1", "int"), ("Enumerable.Range(0, 10).Sum()", "45", "int"),

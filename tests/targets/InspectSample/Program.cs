@@ -162,6 +162,9 @@ public class Scaler
         int plain = 4;
         Func<int, int> scale = n => n * factor + _seed; // @bp closure_lambda
         int result = scale(plain); // @bp closure
-        Console.WriteLine($"{label} {result}");
+        int doubled = Twice(result); // @bp closure_local
+        Console.WriteLine($"{label} {doubled}");
+
+        static int Twice(int x) => x * 2;
     }
 }
