@@ -70,18 +70,40 @@ public static class ProcessLauncher
         {
             if (waiter.HasExited)
                 throw new EngineException($"the program could not be started (the shell exited with {waiter.ExitCode}; see its output)");
-            try
-            {
-                string children = File.ReadAllText($"/proc/{waiter.Id}/task/{waiter.Id}/children").Trim();
-                if (children.Length > 0) return int.Parse(children.Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture);
-            }
-            catch (IOException)
-            {
-                // The shell is starting or ending; look again.
-            }
+            if (ChildOf(waiter.Id) is int child) return child;
             Thread.Sleep(1);
         }
         throw new EngineException($"the program did not start within {timeout.TotalSeconds:0} s");
+    }
+
+    /// <summary>A child of the process: from /proc/PID/task/PID/children where the kernel has it,
+    /// else the process whose parent (field 4 of /proc/N/stat) it is.</summary>
+    private static int? ChildOf(int parent)
+    {
+        try
+        {
+            string children = File.ReadAllText($"/proc/{parent}/task/{parent}/children").Trim();
+            return children.Length > 0 ? int.Parse(children.Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture) : null;
+        }
+        catch (IOException)
+        {
+            // No children file on this kernel (or the shell is ending): look at every process's parent.
+        }
+        foreach (string dir in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(dir), out int pid)) continue;
+            try
+            {
+                string stat = File.ReadAllText(Path.Combine(dir, "stat"));
+                string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+                if (fields.Length > 1 && fields[1] == parent.ToString(System.Globalization.CultureInfo.InvariantCulture)) return pid;
+            }
+            catch (IOException)
+            {
+                // That process ended meanwhile.
+            }
+        }
+        return null;
     }
 
     /// <summary>Wait until the runtime and our hook are loaded, the moment attach can succeed.</summary>
