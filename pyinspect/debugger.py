@@ -55,11 +55,8 @@ class Debugger(ClosesOnExit):
 
     def breakpoints(self) -> pd.DataFrame:
         """Every breakpoint: id, file, line, condition, hit_count, verified, hits, bound_line."""
-        import pandas as pd
-
-        columns = ["id", "file", "line", "condition", "hit_count", "verified", "hits", "bound_line"]
-        infos = [b.info() for b in self.session.breakpoints.all()]
-        return pd.DataFrame([[getattr(info, c) for c in columns] for info in infos], columns=columns)
+        return self._table([b.info() for b in self.session.breakpoints.all()],
+                           ["id", "file", "line", "condition", "hit_count", "verified", "hits", "bound_line"])
 
     def clear(self, breakpoint_id: int) -> BreakpointInfo:
         """Remove a breakpoint by the id break_at gave."""
@@ -122,9 +119,13 @@ class Debugger(ClosesOnExit):
 
     @staticmethod
     def _variables(rows: Iterable[object]) -> pd.DataFrame:
+        return Debugger._table(rows, ["name", "type", "value", "scope", "has_children"])
+
+    @staticmethod
+    def _table(rows: Iterable[object], columns: list[str]) -> pd.DataFrame:
+        """A DataFrame of the models' attributes named by the columns."""
         import pandas as pd
 
-        columns = ["name", "type", "value", "scope", "has_children"]
         return pd.DataFrame([[getattr(row, c) for c in columns] for row in rows], columns=columns)
 
     # ---- memory ----------------------------------------------------------------------
