@@ -14,8 +14,7 @@ namespace PyInspect.Debugger.Session;
 public sealed partial class DebugSession
 {
     /// <summary>A step over an await in flight: the state machine it follows and its resume breakpoints.</summary>
-    private sealed record AsyncStep(ICorDebugHandleValue Machine, string ModulePath, int MoveNextToken,
-        List<ICorDebugFunctionBreakpoint> ResumeBreakpoints);
+    private sealed record AsyncStep(ICorDebugHandleValue Machine, List<ICorDebugFunctionBreakpoint> ResumeBreakpoints);
 
     private AsyncStep? _asyncStep;
 
@@ -29,7 +28,7 @@ public sealed partial class DebugSession
         var awaits = symbols.AwaitPoints(top.MethodToken)
             .Where(a => ranges.Any(r => a.YieldOffset >= r.Start && a.YieldOffset < r.End)).ToList();
         if (awaits.Count == 0 || top.Frame.GetArgument(0, out var machine) < 0) return;
-        if (PathEvaluator.Dereference(machine) is not ICorDebugHeapValue2 heap || heap.CreateHandle(1, out var handle) < 0) return;
+        if (HoldStrongly(machine) is not { } handle) return;
         var breakpoints = new List<ICorDebugFunctionBreakpoint>();
         foreach (AwaitPoint point in awaits)
             if (top.Module.Module.GetFunctionFromToken(point.ResumeMethodToken, out var function) >= 0
@@ -38,7 +37,7 @@ public sealed partial class DebugSession
                 breakpoint.Activate(1);
                 breakpoints.Add(breakpoint);
             }
-        _asyncStep = new AsyncStep(handle, top.ModulePath, top.MethodToken, breakpoints);
+        _asyncStep = new AsyncStep(handle, breakpoints);
     }
 
     /// <summary>A step that ended while its state machine is suspended at the await: not a stop, keep waiting.</summary>
@@ -72,6 +71,10 @@ public sealed partial class DebugSession
         ICorDebugValue? state = PathEvaluator.Member(machine, "<>1__state");
         return state is not null && ValueText.RawBytes(state) is { Length: >= 4 } raw && BitConverter.ToInt32(raw) >= 0;
     }
+
+    /// <summary>A strong handle to the object a reference points at: it follows the object across GCs.</summary>
+    private static ICorDebugHandleValue? HoldStrongly(ICorDebugValue reference) =>
+        PathEvaluator.Dereference(reference) is ICorDebugHeapValue2 heap && heap.CreateHandle(1, out var handle) >= 0 ? handle : null;
 
     private static bool SameObject(ICorDebugValue reference, ICorDebugHandleValue handle) =>
         reference is ICorDebugReferenceValue r && r.GetValue(out ulong a) >= 0 && handle.GetValue(out ulong b) >= 0 && a == b && a != 0;

@@ -33,7 +33,7 @@ public sealed partial class DebugSession
         if (CoreLibraryFunction("System.Threading.Tasks.Task", "NotifyDebuggerOfWaitCompletion") is not { } notify
             || CoreLibraryFunction("System.Threading.Tasks.Task", "SetNotificationForWaitCompletion") is not { } setNotification)
             return false;
-        if (PathEvaluator.Dereference(task) is not ICorDebugHeapValue2 heap || heap.CreateHandle(1, out var handle) < 0) return false;
+        if (HoldStrongly(task) is not { } handle) return false;
         try
         {
             Calls.Call(threadId, setNotification, [], [handle, Calls.NewPrimitive(threadId, CorElementType.Boolean, [1])]);
