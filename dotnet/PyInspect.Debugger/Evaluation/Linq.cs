@@ -198,21 +198,9 @@ public static class Linq
     private static object? Sum(List<object?> values, string text)
     {
         var present = values.Where(v => v is not null).ToList();
-        try
-        {
-            return SumKind(present) switch
-            {
-                TypeCode.Int32 => present.Aggregate(0, (sum, v) => checked(sum + System.Convert.ToInt32(Number(v, text)))),
-                TypeCode.Int64 => present.Aggregate(0L, (sum, v) => checked(sum + System.Convert.ToInt64(Number(v, text)))),
-                TypeCode.Single => (float)present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToSingle(Number(v, text))),
-                TypeCode.Double => present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToDouble(Number(v, text))),
-                _ => present.Aggregate(0m, (sum, v) => sum + System.Convert.ToDecimal(Number(v, text))),
-            };
-        }
-        catch (OverflowException)
-        {
-            throw new EvalException($"'{text}': Arithmetic operation resulted in an overflow (OverflowException)");
-        }
+        TypeCode kind = SumKind(present);
+        object total = Total(present, kind, text);
+        return kind == TypeCode.Single ? (float)(double)total : total;
     }
 
     /// <summary>Enumerable.Average: int and long summed in a checked long, the mean a double;
@@ -221,14 +209,30 @@ public static class Linq
     {
         var present = values.Where(v => v is not null).ToList();
         if (present.Count == 0) throw new EvalException($"'{text}': Sequence contains no elements (InvalidOperationException)");
+        TypeCode kind = SumKind(present);
+        object total = Total(present, kind == TypeCode.Int32 ? TypeCode.Int64 : kind, text);
+        return total switch
+        {
+            long sum => (double)sum / present.Count,
+            decimal sum => sum / present.Count,
+            double sum when kind == TypeCode.Single => (float)(sum / present.Count),
+            _ => (double)total / present.Count,
+        };
+    }
+
+    /// <summary>The values added up in the accumulator type: int or long (checked), double
+    /// (for float and double), or decimal; an overflow is .NET's OverflowException.</summary>
+    private static object Total(List<object?> present, TypeCode accumulator, string text)
+    {
         try
         {
-            return SumKind(present) switch
+            return accumulator switch
             {
-                TypeCode.Int32 or TypeCode.Int64 => (double)present.Aggregate(0L, (sum, v) => checked(sum + System.Convert.ToInt64(Number(v, text)))) / present.Count,
-                TypeCode.Single => (float)(present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToSingle(Number(v, text))) / present.Count),
-                TypeCode.Double => present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToDouble(Number(v, text))) / present.Count,
-                _ => present.Aggregate(0m, (sum, v) => sum + System.Convert.ToDecimal(Number(v, text))) / present.Count,
+                TypeCode.Int32 => present.Aggregate(0, (sum, v) => checked(sum + System.Convert.ToInt32(Number(v, text)))),
+                TypeCode.Int64 => present.Aggregate(0L, (sum, v) => checked(sum + System.Convert.ToInt64(Number(v, text)))),
+                TypeCode.Single => present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToSingle(Number(v, text))),
+                TypeCode.Double => present.Aggregate(0.0, (sum, v) => sum + System.Convert.ToDouble(Number(v, text))),
+                _ => present.Aggregate(0m, (sum, v) => sum + System.Convert.ToDecimal(Number(v, text))),
             };
         }
         catch (OverflowException)
