@@ -101,8 +101,7 @@ public static class Invocation
         if (LocalStaticTypes.Contains(type.FullName) && arguments.Select(LocalArgument).ToList() is var locals
             && locals.All(a => a is not (RemoteValue or SequenceValue or PairValue or EnumValue)) && Type.GetType(type.FullName) is { } local)
             return Reflect(local, null, name, locals, text);
-        if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
-            throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+        var (md, cls) = ClassOf(type);
         var candidates = md.Methods(type.Token, name).Where(m => m.IsStatic && m.ParameterTypes.Count == arguments.Count);
         EvalMethod method = Pick(candidates, arguments) ?? throw new EvalException($"'{type.FullName}' has no static method '{name}' taking {arguments.Count} argument(s)");
         return Run(interpreter, cls, method, [], null, arguments);
@@ -112,16 +111,13 @@ public static class Invocation
     public static ICorDebugValue Construct(Interpreter interpreter, TypeRef type, IReadOnlyList<ICorDebugType> typeArguments,
         List<object?> arguments, string text)
     {
-        if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
-            throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+        var (md, cls) = ClassOf(type);
         var candidates = md.Methods(type.Token, ".ctor").Where(m => !m.IsStatic && m.ParameterTypes.Count == arguments.Count);
         EvalMethod constructor = Pick(candidates, arguments, typeArguments)
             ?? throw new EvalException($"'{type.FullName}' has no constructor taking these {arguments.Count} argument(s)");
         if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(constructor.Token, out var function) < 0)
             throw new EvalException($"cannot find the constructor of '{type.FullName}'");
-        var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
-        var parameters = Arguments.Instantiate(constructor.ParameterTypes, typeArguments);
-        var values = pinned.Select((a, i) => Arguments.ToDebuggee(interpreter.Context, a, parameters[i])).ToList();
+        var values = DebuggeeArguments(interpreter, Arguments.Instantiate(constructor.ParameterTypes, typeArguments), arguments);
         return interpreter.Context.NewObject(function, typeArguments, values);
     }
 
@@ -129,8 +125,7 @@ public static class Invocation
     public static object? CallStaticGeneric(Interpreter interpreter, TypeRef type, string name, IReadOnlyList<ICorDebugType> methodTypes,
         List<object?> arguments, string text)
     {
-        if (EvalMetadata.Open(type.Module.Path) is not { } md || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0)
-            throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+        var (md, cls) = ClassOf(type);
         var candidates = md.Methods(type.Token, name)
             .Where(m => m.IsStatic && m.GenericArity == methodTypes.Count && m.ParameterTypes.Count == arguments.Count)
             .Select(m => m with { ParameterTypes = Arguments.InstantiateMethod(m.ParameterTypes, methodTypes) });
@@ -187,6 +182,21 @@ public static class Invocation
         candidates.Select(m => (Method: m, Score: Arguments.Score(Arguments.Instantiate(m.ParameterTypes, classTypeArguments), arguments)))
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
 
+    /// <summary>The type's metadata and its class in the debuggee.</summary>
+    private static (EvalMetadata Metadata, ICorDebugClass Class) ClassOf(TypeRef type) =>
+        EvalMetadata.Open(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
+            ? (md, cls) : throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+
+    /// <summary>The values to pass for the parameters: objects first, held by handles (making
+    /// strings and numbers runs code that would neuter them), then the rest made in the debuggee.</summary>
+    private static List<ICorDebugValue> DebuggeeArguments(Interpreter interpreter, IReadOnlyList<string> parameters, List<object?> arguments)
+    {
+        var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
+        return [.. pinned.Select((a, i) => Arguments.ToDebuggee(interpreter.Context, a, parameters[i]))];
+    }
+
+    /// <summary>Calls a method; method type arguments are the explicit ones (their parameter
+    /// types already instantiated) or inferred from the arguments.</summary>
     private static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
         IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments,
         IReadOnlyList<ICorDebugType>? methodTypes = null)
@@ -195,11 +205,7 @@ public static class Invocation
             throw new EvalException($"cannot find the code of '{method.Name}'");
         var values = new List<ICorDebugValue>();
         if (self is not null) values.Add(self);
-        // Objects first, held by handles: making strings runs code that would neuter them.
-        var pinned = arguments.Select(a => a is RemoteValue r ? new RemoteValue(interpreter.Context.Pin(r.Value)) : a).ToList();
-        var parameters = Arguments.InstantiateMethod(Arguments.Instantiate(method.ParameterTypes, classTypeArguments), methodTypes);
-        for (int i = 0; i < pinned.Count; i++)
-            values.Add(Arguments.ToDebuggee(interpreter.Context, pinned[i], parameters[i]));
+        values.AddRange(DebuggeeArguments(interpreter, Arguments.Instantiate(method.ParameterTypes, classTypeArguments), arguments));
         var typeArguments = new List<ICorDebugType>(classTypeArguments);
         if (method.GenericArity > 0)
             typeArguments.AddRange(methodTypes ?? Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));
