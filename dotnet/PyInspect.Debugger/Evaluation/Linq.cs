@@ -23,13 +23,6 @@ public static class Linq
         "Find", "FindLast", "FindIndex", "FindLastIndex", "Exists", "TrueForAll", "FindAll", "ConvertAll",
     };
 
-    /// <summary>Collections the adapter reads from their internals; on these, LINQ names always mean LINQ.</summary>
-    private static readonly HashSet<string> ReadHere = new(StringComparer.Ordinal)
-    {
-        "System.Collections.Generic.List`1", "System.Collections.Generic.Dictionary`2", "System.Collections.Generic.HashSet`1",
-        "System.Collections.Generic.Queue`1", "System.Collections.Generic.Stack`1",
-    };
-
     /// <summary>Whether `receiver.name(arguments)` is a LINQ call the adapter runs itself.</summary>
     public static bool Handles(string name, object? receiver, SeparatedSyntaxList<ArgumentSyntax> arguments)
     {
@@ -41,8 +34,7 @@ public static class Linq
         if (local is SequenceValue or GroupingValue) return true;
         if (local is string) return lambda;
         if (local is not RemoteValue remote) return false;
-        if (Session.PathEvaluator.Dereference(remote.Value) is Engine.ICorDebugArrayValue || ReadHere.Contains(Members.ClassName(remote.Value) ?? ""))
-            return true;
+        if (Sequences.ReadsInternals(remote)) return true;  // on these, LINQ names always mean LINQ
         // Any other enumerable: its own method of that name wins, as in C#, unless a lambda
         // says LINQ is meant (internal iterators have virtual Where/Select of their own).
         return Sequences.IsEnumerable(remote) && (lambda || !Invocation.HasMethod(remote, name));

@@ -41,21 +41,29 @@ public static class Sequences
         }
     }
 
+    /// <summary>Collections read from their internals, by runtime class; other enumerables are copied.</summary>
+    private static readonly Dictionary<string, Func<EvalContext, ICorDebugValue, IEnumerable<object?>>> InternalReaders = new(StringComparer.Ordinal)
+    {
+        ["System.Collections.Generic.List`1"] = (context, value) =>
+            ArrayItems(context, Members.RawField(value, "_items"), 0, SizeOf(value, "_size")),
+        ["System.Collections.Generic.Dictionary`2"] = (context, value) =>
+            EntryItems(context, value, e => new PairValue(EntryField(e, "key"), EntryField(e, "value")), "next"),
+        ["System.Collections.Generic.HashSet`1"] = (context, value) => EntryItems(context, value, e => EntryField(e, "Value"), "Next"),
+        ["System.Collections.Generic.Queue`1"] = QueueItems,
+        ["System.Collections.Generic.Stack`1"] = (context, value) =>
+            ArrayItems(context, Members.RawField(value, "_array"), 0, SizeOf(value, "_size")).Reverse(),
+    };
+
+    /// <summary>Arrays and the collections above: enumerated here without running debuggee code.</summary>
+    public static bool ReadsInternals(RemoteValue value) =>
+        PathEvaluator.Dereference(value.Value) is ICorDebugArrayValue || InternalReaders.ContainsKey(Members.ClassName(value.Value) ?? "");
+
     private static IEnumerable<object?> RemoteItems(Interpreter interpreter, ICorDebugValue value, string sourceText)
     {
         EvalContext context = interpreter.Context;
         if (PathEvaluator.Dereference(value) is ICorDebugArrayValue) return ArrayItems(context, value, 0, null);
-        string? name = Members.ClassName(value);
-        return name switch
-        {
-            "System.Collections.Generic.List`1" => ArrayItems(context, Members.RawField(value, "_items"), 0, SizeOf(value, "_size")),
-            "System.Collections.Generic.Dictionary`2" => EntryItems(context, value, e =>
-                new PairValue(EntryField(e, "key"), EntryField(e, "value")), "next"),
-            "System.Collections.Generic.HashSet`1" => EntryItems(context, value, e => EntryField(e, "Value"), "Next"),
-            "System.Collections.Generic.Queue`1" => QueueItems(context, value),
-            "System.Collections.Generic.Stack`1" => ArrayItems(context, Members.RawField(value, "_array"), 0, SizeOf(value, "_size")).Reverse(),
-            _ => CopiedItems(interpreter, value, sourceText),
-        };
+        return InternalReaders.TryGetValue(Members.ClassName(value) ?? "", out var read)
+            ? read(context, value) : CopiedItems(interpreter, value, sourceText);
     }
 
     /// <summary>Whether a debuggee object is enumerable (implements IEnumerable).</summary>
