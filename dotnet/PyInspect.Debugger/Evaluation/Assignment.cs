@@ -21,8 +21,11 @@ public sealed partial class Interpreter
         RefuseIfReadOnly(assignment.ToString());
         Target target = Locate(assignment.Left);
         SyntaxKind kind = assignment.Kind();
-        if (kind == SyntaxKind.CoalesceAssignmentExpression && !EvalValues.IsNull(target.Read())) return target.Read();
-        if (kind == SyntaxKind.CoalesceAssignmentExpression) kind = SyntaxKind.SimpleAssignmentExpression;
+        if (kind == SyntaxKind.CoalesceAssignmentExpression)
+        {
+            if (target.Read() is var current && !EvalValues.IsNull(current)) return current;
+            kind = SyntaxKind.SimpleAssignmentExpression;
+        }
         object? value = kind == SyntaxKind.SimpleAssignmentExpression
             ? Eval(assignment.Right)
             : Compound(kind) is { } op
