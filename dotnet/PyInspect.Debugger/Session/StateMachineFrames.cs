@@ -22,8 +22,13 @@ public static partial class StateMachineFrames
     public static string DisplayName(string methodName) =>
         MoveNextName().Match(methodName) is { Success: true } m ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}" : methodName;
 
+    /// <summary>Whether the frame runs a state machine's MoveNext (asked at every variables read
+    /// and evaluator lookup, so remembered per method).</summary>
     public static bool IsMoveNext(FrameInfo frame) =>
-        File.Exists(frame.ModulePath) && MoveNextName().IsMatch(ModuleMetadata.Open(frame.ModulePath).GetMethodDisplayName(frame.MethodToken));
+        MoveNextMethods.GetOrAdd((frame.ModulePath, frame.MethodToken), key =>
+            File.Exists(key.Module) && MoveNextName().IsMatch(ModuleMetadata.Open(key.Module).GetMethodDisplayName(key.Token)));
+
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<(string Module, int Token), bool> MoveNextMethods = new();
 
     /// <summary>The variables of a state machine's MoveNext frame as the source names them; null for other frames.</summary>
     public static List<FrameVariable>? Variables(FrameInfo frame)
