@@ -11,23 +11,8 @@ public static class StaticMembers
     public const string NodeName = "Static members";
 
     /// <summary>Static fields to show, with the class (or generic instantiation) that holds each.</summary>
-    public static List<(ICorDebugType Level, ICorDebugClass Class, FieldMeta Field)> Fields(ICorDebugType type)
-    {
-        var fields = new List<(ICorDebugType, ICorDebugClass, FieldMeta)>();
-        ICorDebugType? current = type;
-        for (int depth = 0; current is not null && depth < 32; depth++)
-        {
-            if (current.GetClass(out var cls) < 0) break;
-            if (TypeNames.DeclaredName(cls) is "System.Object" or "System.ValueType" or "System.Enum") break;
-            if (VariableReader.Metadata(cls) is { } md && cls.GetToken(out int token) >= 0)
-                foreach (var field in md.GetFields(token))
-                    if (field.IsStatic && !field.IsLiteral && !field.DisplayName.StartsWith('<'))
-                        fields.Add((current, cls, field));
-            if (current.GetBase(out var baseType) < 0) break;
-            current = baseType;
-        }
-        return fields;
-    }
+    public static List<(ICorDebugType Level, ICorDebugClass Class, FieldMeta Field)> Fields(ICorDebugType type) =>
+        [.. VariableReader.DeclaredFields(type).Where(f => f.Field.IsStatic && !f.Field.IsLiteral && !f.Field.DisplayName.StartsWith('<'))];
 
     /// <summary>The node itself; its children read the values.</summary>
     public static VariableView Node(ICorDebugType type, bool hex)

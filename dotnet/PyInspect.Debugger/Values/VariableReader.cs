@@ -109,25 +109,24 @@ public static class VariableReader
         isValueClass == 0 && obj is ICorDebugHeapValue2 heap && heap.CreateHandle(1, out var handle) >= 0 ? handle : null;
 
     /// <summary>Instance fields of the type and its bases (System.Object, ValueType, Enum excluded), derived first.</summary>
-    public static List<(ICorDebugClass Class, FieldMeta Field)> InstanceFields(ICorDebugType type)
+    public static List<(ICorDebugClass Class, FieldMeta Field)> InstanceFields(ICorDebugType type) =>
+        [.. DeclaredFields(type).Where(f => !f.Field.IsStatic && !f.Field.IsLiteral).Select(f => (f.Class, f.Field))];
+
+    /// <summary>Every field the type and its bases declare (System.Object, ValueType, Enum excluded),
+    /// derived first, each with the type level (generic instantiation) and class declaring it.</summary>
+    public static IEnumerable<(ICorDebugType Level, ICorDebugClass Class, FieldMeta Field)> DeclaredFields(ICorDebugType type)
     {
-        var fields = new List<(ICorDebugClass, FieldMeta)>();
         ICorDebugType? current = type;
         for (int depth = 0; current is not null && depth < 32; depth++)
         {
-            if (current.GetClass(out var cls) < 0) break;
-            string declared = TypeNames.DeclaredName(cls);
-            if (declared is "System.Object" or "System.ValueType" or "System.Enum") break;
-            if (Metadata(cls) is { } md)
-            {
-                cls.GetToken(out int token);
+            if (current.GetClass(out var cls) < 0) yield break;
+            if (TypeNames.DeclaredName(cls) is "System.Object" or "System.ValueType" or "System.Enum") yield break;
+            if (Metadata(cls) is { } md && cls.GetToken(out int token) >= 0)
                 foreach (var field in md.GetFields(token))
-                    if (!field.IsStatic && !field.IsLiteral) fields.Add((cls, field));
-            }
-            if (current.GetBase(out var baseType) < 0) break;
+                    yield return (current, cls, field);
+            if (current.GetBase(out var baseType) < 0) yield break;
             current = baseType;
         }
-        return fields;
     }
 
     public static ModuleMetadata? Metadata(ICorDebugClass cls)
