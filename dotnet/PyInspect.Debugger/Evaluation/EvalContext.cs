@@ -59,21 +59,18 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
                 key => metadata.GetMethodDisplayName(key.Token).Contains('>', StringComparison.Ordinal)))
             return FrameVariables.Raw(Frame).FirstOrDefault(v => v.Name == name);
         bool isStatic = metadata.IsStatic(Frame.MethodToken);
-        if (name == "this") return isStatic ? null : Read(name, "this", Frame.Frame.GetArgument(0, out var self), self);
+        if (name == "this") return isStatic ? null : FrameVariable.Read(name, "this", Frame.Frame.GetArgument(0, out var self), self);
         foreach (var local in locals)
-            if (local.Name == name) return Read(name, "local", Frame.Frame.GetLocalVariable((uint)local.SlotIndex, out var value), value);
+            if (local.Name == name) return FrameVariable.Read(name, "local", Frame.Frame.GetLocalVariable((uint)local.SlotIndex, out var value), value);
         var parameters = metadata.GetParameterNames(Frame.MethodToken);
         for (int i = 0; i < parameters.Count; i++)
             if (parameters[i] == name)
-                return Read(name, "argument", Frame.Frame.GetArgument((uint)(isStatic ? i : i + 1), out var value), value);
+                return FrameVariable.Read(name, "argument", Frame.Frame.GetArgument((uint)(isStatic ? i : i + 1), out var value), value);
         return null;
     }
 
     /// <summary>Methods the compiler generated (state machines, lambdas), by module and token.</summary>
     private static readonly System.Collections.Concurrent.ConcurrentDictionary<(string Module, int Token), bool> GeneratedMethods = new();
-
-    private static FrameVariable Read(string name, string kind, int hr, ICorDebugValue? value) =>
-        new(name, kind, hr < 0 ? null : value, hr);
 
     /// <summary>A lambda parameter's value (innermost scope first), if `name` is one.</summary>
     public bool TryLambdaVariable(string name, out object? value)

@@ -63,14 +63,14 @@ public static partial class ClosureFrames
             int hr = obj.GetFieldValue(cls, field.Token, out var value);
             if (field.Name == "<>4__this")
             {
-                if (!opened.Any(v => v.Kind == "this")) opened.Add(new FrameVariable("this", "this", hr < 0 ? null : value, hr));
+                if (!opened.Any(v => v.Kind == "this")) opened.Add(FrameVariable.Read("this", "this", hr, value));
             }
             else if (field.Name.StartsWith(DisplayClassLocal, StringComparison.Ordinal))
             {
                 if (hr >= 0) Expand(value, opened, captured, depth + 1);
             }
             else if (!field.Name.StartsWith('<') && captured.All(c => c.Name != field.Name))
-                captured.Add(new FrameVariable(field.Name, "local", hr < 0 ? null : value, hr));
+                captured.Add(FrameVariable.Read(field.Name, "local", hr, value));
         }
     }
 

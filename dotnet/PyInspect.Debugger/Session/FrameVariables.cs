@@ -6,7 +6,12 @@ using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed record FrameVariable(string Name, string Kind, ICorDebugValue? Value, int ErrorCode);
+public sealed record FrameVariable(string Name, string Kind, ICorDebugValue? Value, int ErrorCode)
+{
+    /// <summary>What an ICorDebug read answered: the value, or none and why (the HRESULT).</summary>
+    public static FrameVariable Read(string name, string kind, int hr, ICorDebugValue? value) =>
+        new(name, kind, hr < 0 ? null : value, hr);
+}
 
 public static class FrameVariables
 {
@@ -28,7 +33,7 @@ public static class FrameVariables
         foreach (LocalInfo local in frame.Module?.Symbols?.GetLocals(frame.MethodToken, (int)frame.IlOffset) ?? [])
         {
             int hr = frame.Frame.GetLocalVariable((uint)local.SlotIndex, out var value);
-            variables.Add(new FrameVariable(local.Name, "local", hr < 0 ? null : value, hr));
+            variables.Add(FrameVariable.Read(local.Name, "local", hr, value));
         }
         return variables;
     }
@@ -36,7 +41,7 @@ public static class FrameVariables
     private static FrameVariable Argument(FrameInfo frame, string name, string kind, uint index)
     {
         int hr = frame.Frame.GetArgument(index, out var value);
-        return new FrameVariable(name, kind, hr < 0 ? null : value, hr);
+        return FrameVariable.Read(name, kind, hr, value);
     }
 
     public static List<VariableView> Read(FrameInfo frame, bool hex) =>

@@ -43,9 +43,7 @@ public static partial class StateMachineFrames
         var locals = new Dictionary<string, FrameVariable>(StringComparer.Ordinal);
         foreach (var (cls, field) in VariableReader.InstanceFields(type))
         {
-            FrameVariable Read(string name, string kind) =>
-                obj.GetFieldValue(cls, field.Token, out var value) is var hr && hr >= 0
-                    ? new FrameVariable(name, kind, value, hr) : new FrameVariable(name, kind, null, hr);
+            FrameVariable Read(string name, string kind) => FrameVariable.Read(name, kind, obj.GetFieldValue(cls, field.Token, out var value), value);
             if (field.Name == "<>4__this") self.Add(Read("this", "this"));
             else if (!field.Name.StartsWith('<')) arguments.Add(Read(field.Name, "argument"));
             else if (HoistedLocal().Match(field.Name) is { Success: true } hoisted && InScope(scopes, hoisted, frame.IlOffset))
