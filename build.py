@@ -5,6 +5,7 @@
                               build every C# project (dotnet/ and tests/targets/)
     python3 build.py test     run the whole test suite (extra args go to pytest)
     python3 build.py dotnet   rebuild only the C# projects
+    python3 build.py node     reinstall only the outside clients under tests/node/
 
 Python packages come from ../shared/wheelhouse when it exists (machines without a
 Python package index), else from the normal index. A missing component (python 3.11+,
@@ -27,6 +28,7 @@ VENV_PYTHON = VENV / "bin" / "python"
 WHEELHOUSE = ROOT.parent / "shared" / "wheelhouse"
 DOTNET_OUT = ROOT / "pyinspect" / "_dotnet"
 TARGETS_OUT = ROOT / "tests" / "targets" / "_build"
+NODE_CLIENTS = ROOT / "tests" / "node"
 
 
 class SetupError(Exception):
@@ -83,10 +85,20 @@ def build_dotnet() -> None:
         raise SetupError(f"build finished but these outputs are missing: {', '.join(missing)}")
 
 
+def install_node_clients() -> None:
+    """Clients we did not write (VS Code's DebugClient, the TypeScript MCP SDK), pinned by
+    tests/node/package-lock.json: the tests drive the adapter and server through them."""
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        raise SetupError("node and npm are not on PATH; the outside-client tests need Node.js 18+")
+    run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--prefix", str(NODE_CLIENTS)])
+
+
 def setup() -> None:
     check_python()
     create_venv()
     install_python_packages()
+    install_node_clients()
     build_dotnet()
     print("pyinspect is set up; run: python3 build.py test", flush=True)
 
@@ -108,6 +120,9 @@ def main(argv: list[str]) -> int:
             return test(argv[1:])
         if argv[0] == "dotnet":
             build_dotnet()
+            return 0
+        if argv[0] == "node":
+            install_node_clients()
             return 0
         print(__doc__)
         return 2
