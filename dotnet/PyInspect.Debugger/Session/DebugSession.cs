@@ -118,9 +118,20 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
         if (description is not null) body["description"] = description;
         if (text is not null) body["text"] = text;
         _stopThreadId = threadId;
-        EndAsyncStep();  // whatever stopped, a step over or out of an await is no longer waiting
-        EndAsyncStepOut();
+        CancelSteps();
         events.SendEvent("stopped", body);
+    }
+
+    /// <summary>Whatever stopped, no step of before the stop may end a later run: every stepper
+    /// is deactivated (their queued callbacks are then recognised as stale) and a step over
+    /// or out of an await stops waiting.</summary>
+    private void CancelSteps()
+    {
+        _activeStepper?.Deactivate();
+        _activeStepper = null;
+        _engine?.CancelSteppers();
+        EndAsyncStep();
+        EndAsyncStepOut();
     }
 
     private void SendOutput(string category, string text) =>

@@ -6,11 +6,14 @@ whether the debuggee runs, is stopped, or keeps running after the adapter detach
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support.dap_wire import WirePeer
+from support.adapter_session import launched, set_breakpoints
 from support.debuggee_loop import counter_moves, counting_loop
 
 
@@ -97,3 +100,71 @@ def test_threads_right_after_attach_lists_the_named_threads_of_the_running_proce
     assert {"Main Thread", "Spinner"} <= names
     assert counter_moves(counter), "listing threads must leave the process running"
 
+
+
+def stop_at_tick(peer: WirePeer) -> int:
+    """A breakpoint on DebuggeeLoop's `tick` line, hit: the stopped thread's id."""
+    set_breakpoints(peer, "DebuggeeLoop", ["tick"])
+    stopped = peer.wait_event("stopped", timeout=15)["body"]
+    assert stopped["reason"] == "breakpoint", stopped
+    return int(stopped["threadId"])
+
+
+def detach_and_expect_running(peer: WirePeer, counter: Path) -> None:
+    answer = peer.request("disconnect", {"terminateDebuggee": False})
+    assert answer["success"], answer
+    peer.proc.wait(timeout=10)
+    assert counter_moves(counter, seconds=1.0), "the debuggee must run on after detach"
+
+
+def test_detach_while_stopped_at_a_breakpoint_leaves_the_debuggee_running(
+        peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    attach(peer, pid)
+    stop_at_tick(peer)
+    detach_and_expect_running(peer, counter)
+
+
+def test_detach_while_running_with_a_breakpoint_set_leaves_the_debuggee_running(
+        peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    attach(peer, pid)
+    thread_id = stop_at_tick(peer)
+    assert peer.request("continue", {"threadId": thread_id})["success"]
+    detach_and_expect_running(peer, counter)
+
+
+def test_detach_with_a_step_in_flight_leaves_the_debuggee_running(
+        peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    attach(peer, pid)
+    thread_id = stop_at_tick(peer)
+    set_breakpoints(peer, "DebuggeeLoop", [])
+    assert peer.request("next", {"threadId": thread_id})["success"]
+    detach_and_expect_running(peer, counter)
+
+
+def test_a_second_debugger_can_attach_after_a_detach_with_breakpoints(
+        peer: WirePeer, debuggee: tuple[int, Path]) -> None:
+    pid, counter = debuggee
+    attach(peer, pid)
+    stop_at_tick(peer)
+    detach_and_expect_running(peer, counter)
+    again = WirePeer("--interpreter=vscode")
+    try:
+        attach(again, pid)
+        stop_at_tick(again)
+        detach_and_expect_running(again, counter)
+    finally:
+        again.close()
+
+
+def test_a_launched_program_detached_with_a_breakpoint_set_runs_on(tmp_path: Path) -> None:
+    counter = tmp_path / "counter.txt"
+    with launched("DebuggeeLoop", args=[str(counter)], markers=["tick"]) as wire:
+        wire.wait_event("stopped", timeout=15)
+        pid = int(wire.wait_event("process")["body"]["systemProcessId"])
+        try:
+            detach_and_expect_running(wire, counter)
+        finally:
+            os.kill(pid, signal.SIGKILL)
