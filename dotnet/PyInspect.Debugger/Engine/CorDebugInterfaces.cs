@@ -49,46 +49,6 @@ public partial interface ICorDebugProcess : ICorDebugController
     [PreserveSig] unsafe int SetThreadContext(uint threadId, uint contextSize, byte* context);
     [PreserveSig] unsafe int ReadMemory(ulong address, uint size, byte* buffer, out nuint read);
     [PreserveSig] unsafe int WriteMemory(ulong address, uint size, byte* buffer, out nuint written);
-    [PreserveSig] int ClearCurrentException(uint threadId);
-    [PreserveSig] int EnableLogMessages(int enable);
-    [PreserveSig] int ModifyLogSwitch(nint name, int level);
-    [PreserveSig] int EnumerateAppDomains(out nint appDomains);
-}
-
-[GeneratedComInterface]
-[Guid("3d6f5f63-7538-11d3-8d5b-00104b35e7ef")]
-public partial interface ICorDebugAppDomain : ICorDebugController
-{
-    [PreserveSig] int CanCommitChanges(uint count, nint snapshots, out nint error);
-    [PreserveSig] int CommitChanges(uint count, nint snapshots, out nint error);
-    [PreserveSig] int GetProcess(out nint process);
-    [PreserveSig] int EnumerateAssemblies(out nint assemblies);
-    [PreserveSig] int GetModuleFromMetaDataInterface(nint metadata, out nint module);
-    [PreserveSig] int EnumerateBreakpoints(out nint breakpoints);
-    [PreserveSig] int EnumerateSteppers(out nint steppers);
-}
-
-/// <summary>Enumerators of COM pointers (app domains, breakpoints, steppers): Next fills
-/// raw pointers the caller wraps and releases.</summary>
-[GeneratedComInterface]
-[Guid("63ca1b24-4359-4883-bd57-13f815f58744")]
-public partial interface ICorDebugAppDomainEnum : ICorDebugEnum
-{
-    [PreserveSig] unsafe int Next(uint count, nint* items, out uint fetched);
-}
-
-[GeneratedComInterface]
-[Guid("CC7BCB03-8A68-11d2-983C-0000F808342D")]
-public partial interface ICorDebugBreakpointEnum : ICorDebugEnum
-{
-    [PreserveSig] unsafe int Next(uint count, nint* items, out uint fetched);
-}
-
-[GeneratedComInterface]
-[Guid("CC7BCB04-8A68-11d2-983C-0000F808342D")]
-public partial interface ICorDebugStepperEnum : ICorDebugEnum
-{
-    [PreserveSig] unsafe int Next(uint count, nint* items, out uint fetched);
 }
 
 [GeneratedComInterface]

@@ -128,6 +128,19 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         }
     }
 
+    /// <summary>Detach, leaving the process running. Stops it first: detach is only legal while stopped.</summary>
+    public void Detach()
+    {
+        lock (_control)
+        {
+            if (HasExited || _detached || _process is null) return;
+            if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
+            SetStopped(false);
+            _detached = true;
+            EngineException.ThrowIfFailed(_process.Detach(), "ICorDebugProcess.Detach");
+        }
+    }
+
     public void Terminate(uint exitCode = 0)
     {
         lock (_control)
@@ -203,11 +216,6 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     /// </summary>
     private void StopOrContinue(nint controller, Func<bool> listenerWantsStop)
     {
-        if (IsDetaching)
-        {
-            Wrap<ICorDebugController>(controller).Continue(0);
-            return;
-        }
         SetStopped(true);
         var owner = Wrap<ICorDebugController>(controller);
         lock (_gate) _pendingDecisions++;
@@ -312,8 +320,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         if (PassOverDuringEval(controller)) return;
         uint id = ThreadId(thread);
-        var identity = StepperIdentity.Of(stepper);
-        StopOrContinue(controller, () => _listener.StepCompleted(id, identity));
+        StopOrContinue(controller, () => _listener.StepCompleted(id));
     }
 
     void IDebugEventSink.OnLoadModule(nint controller, nint module)

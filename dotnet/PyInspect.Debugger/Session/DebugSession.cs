@@ -118,20 +118,9 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
         if (description is not null) body["description"] = description;
         if (text is not null) body["text"] = text;
         _stopThreadId = threadId;
-        CancelSteps();
-        events.SendEvent("stopped", body);
-    }
-
-    /// <summary>Whatever stopped, no step of before the stop may end a later run: every stepper
-    /// is deactivated (their queued callbacks are then recognised as stale) and a step over
-    /// or out of an await stops waiting.</summary>
-    private void CancelSteps()
-    {
-        _activeStepper?.Deactivate();
-        _activeStepper = null;
-        _engine?.CancelSteppers();
-        EndAsyncStep();
+        EndAsyncStep();  // whatever stopped, a step over or out of an await is no longer waiting
         EndAsyncStepOut();
+        events.SendEvent("stopped", body);
     }
 
     private void SendOutput(string category, string text) =>
