@@ -24,9 +24,9 @@ class TargetRuntime(_RuntimeModel):
     build: str
     """libcoreclr.so's own version stamp (file version and commit), what a DAC must match."""
     self_contained: bool
-    dbi_path: str | None
-    dac_path: str | None
-    createdump_path: str | None
+    dbi_path: str | None = None
+    dac_path: str | None = None
+    createdump_path: str | None = None
 
 
 class DotnetProcess(_RuntimeModel):
@@ -34,11 +34,11 @@ class DotnetProcess(_RuntimeModel):
 
     pid: int
     command_line: str
-    runtime: TargetRuntime | None
+    runtime: TargetRuntime | None = None
     """None when the process has several runtimes loaded (not supported)."""
     can_debug: bool
     can_read_heap: bool
-    reason: str | None
+    reason: str | None = None
     """Why not, when either answer is False."""
 
 
