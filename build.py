@@ -4,7 +4,7 @@
     python3 build.py          create .venv, install pyinspect with its dev extras,
                               build every C# project (dotnet/ and tests/targets/)
     python3 build.py test     run the whole test suite (extra args go to pytest)
-    python3 build.py dotnet   rebuild only the C# projects
+    python3 build.py dotnet   rebuild only the C# projects (and the older-runtime debuggees)
     python3 build.py node     reinstall only the outside clients under tests/node/
 
 Python packages come from ../shared/wheelhouse when it exists (machines without a
@@ -83,6 +83,33 @@ def build_dotnet() -> None:
     missing += [name for name in targets if not (TARGETS_OUT / name / f"{name}.dll").exists()]
     if missing:
         raise SetupError(f"build finished but these outputs are missing: {', '.join(missing)}")
+    publish_older_runtime_debuggees(dotnet, env)
+
+
+# Debuggees published self-contained for the older runtimes pyinspect supports (their
+# runtime packs restore from NuGet; no shared runtime of theirs needs to be installed):
+# tests/targets/_build/<Project>-<framework>/ holds the apphost, the app and its runtime,
+# libmscordbi.so, libmscordaccore.so and createdump included.
+OLDER_RUNTIME_DEBUGGEES = [("MemoryTruth", "net8.0"), ("MemoryTruth", "net9.0")]
+
+
+def publish_older_runtime_debuggees(dotnet: str, env: dict[str, str]) -> None:
+    """Both publishes run at once: each is mostly restore and file copying."""
+    running = []
+    for project, framework in OLDER_RUNTIME_DEBUGGEES:
+        out = TARGETS_OUT / f"{project}-{framework}"
+        cmd = [dotnet, "publish", f"tests/targets/{project}/{project}.csproj", "-nologo", "-v", "q",
+               "-clp:ErrorsOnly", "-c", "Debug", "-r", "linux-x64", "--self-contained",
+               f"-p:DebuggeeFramework={framework}", "-o", str(out)]
+        print("+", " ".join(cmd), flush=True)
+        running.append((cmd, subprocess.Popen(cmd, cwd=ROOT, env=env)))
+    failed = [" ".join(cmd) for cmd, proc in running if proc.wait() != 0]
+    if failed:
+        raise SetupError(f"publish failed: {'; '.join(failed)}")
+    missing = [f"{p}-{f}" for p, f in OLDER_RUNTIME_DEBUGGEES
+               if not (TARGETS_OUT / f"{p}-{f}" / "libmscordaccore.so").exists()]
+    if missing:
+        raise SetupError(f"publish finished but these debuggees are incomplete: {', '.join(missing)}")
 
 
 def install_node_clients() -> None:

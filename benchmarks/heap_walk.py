@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.targets import target_dll, wait_for_file
 
 from pyinspect.heap import HeapReader
-from pyinspect.heap._runtime import dac_path
 from pyinspect.paths import dotnet_host
+from pyinspect.runtimes import runtime_of
 
 BASELINE = ROOT / "benchmarks" / "HeapWalkBaseline"
 
@@ -39,7 +39,7 @@ def build_baseline() -> Path:
 
 
 def baseline_runs(dll: Path, pid: int, runs: int) -> list[dict[str, float]]:
-    result = subprocess.run([str(dotnet_host()), str(dll), str(pid), dac_path(), str(runs)],
+    result = subprocess.run([str(dotnet_host()), str(dll), str(pid), runtime_of(pid).dac_path or "", str(runs)],
                             check=True, capture_output=True, text=True, timeout=900)
     return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
 

@@ -68,6 +68,8 @@ def attach(pid: int, *, suspend: bool = False) -> Heap:
     return Heap(HeapReader.attach(pid, suspend=suspend))
 
 
-def open_dump(path: str | Path) -> Heap:
-    """Read the heap of a core dump written by createdump."""
-    return Heap(HeapReader.open_dump(path))
+def open_dump(path: str | Path, *, dac: str | Path | None = None) -> Heap:
+    """Read the heap of a core dump written by createdump, with the DAC of the dump's runtime
+    build: ``dac`` when given, else the one the dump records, an installed runtime's, or one
+    under $PYINSPECT_DAC_SEARCH_PATH. Raises DumpError naming the build when none matches."""
+    return Heap(HeapReader.open_dump(path, dac=dac))

@@ -34,6 +34,7 @@ public sealed class HeapTarget : IDisposable
     /// <summary>
     /// Attach to a live process. suspend=false reads memory without stopping it (works
     /// beside a debugger holding it stopped); suspend=true freezes it until Dispose.
+    /// dacPath is the DAC beside the target's own libcoreclr.so (pyinspect/runtimes.py).
     /// </summary>
     public static HeapTarget Attach(int pid, bool suspend, string dacPath)
     {
@@ -53,7 +54,7 @@ public sealed class HeapTarget : IDisposable
         SuspendedThreads? suspended = suspend ? SuspendedThreads.Of(pid) : null;
         try
         {
-            var target = Open(dataTarget, dacPath, $"process {pid}", "NOT_DOTNET_PROCESS");
+            var target = Open(dataTarget, [dacPath], true, $"process {pid}", "NOT_DOTNET_PROCESS");
             target._suspended = suspended;
             return target;
         }
@@ -64,8 +65,9 @@ public sealed class HeapTarget : IDisposable
         }
     }
 
-    /// <summary>Open a core dump (as written by the runtime's createdump).</summary>
-    public static HeapTarget OpenDump(string path, string dacPath)
+    /// <summary>Open a core dump (as written by the runtime's createdump) with a DAC that
+    /// matches its runtime: dacPaths alone when explicitDac, else after the one the dump records.</summary>
+    public static HeapTarget OpenDump(string path, string[] dacPaths, bool explicitDac)
     {
         if (!File.Exists(path))
             throw new HeapTargetException("DUMP_ERROR", $"dump file not found: {path}");
@@ -78,17 +80,19 @@ public sealed class HeapTarget : IDisposable
         {
             throw new HeapTargetException("DUMP_ERROR", $"not a readable core dump: {path}: {exc.Message}", exc);
         }
-        return Open(dataTarget, dacPath, $"dump {path}", "DUMP_ERROR");
+        return Open(dataTarget, dacPaths, explicitDac, $"dump {path}", "DUMP_ERROR");
     }
 
-    private static HeapTarget Open(DataTarget dataTarget, string dacPath, string description, string noRuntimeCode)
+    private static HeapTarget Open(DataTarget dataTarget, IReadOnlyList<string> dacPaths, bool explicitDac,
+        string description, string noRuntimeCode)
     {
         try
         {
             if (dataTarget.ClrVersions.Length == 0)
                 throw new HeapTargetException(noRuntimeCode, $"{description} has no .NET (CoreCLR) runtime loaded");
-            var info = dataTarget.ClrVersions[0];
-            var runtime = string.IsNullOrEmpty(dacPath) ? info.CreateRuntime() : info.CreateRuntime(dacPath, ignoreMismatch: true);
+            if (dataTarget.ClrVersions.Length > 1)
+                throw new HeapTargetException(noRuntimeCode, $"{description} has {dataTarget.ClrVersions.Length} .NET runtimes loaded: reading more than one runtime in a process is not supported");
+            var runtime = DacChoice.CreateRuntime(dataTarget.ClrVersions[0], dacPaths, explicitDac, description, noRuntimeCode);
             return new HeapTarget(dataTarget, runtime, description);
         }
         catch (HeapTargetException)

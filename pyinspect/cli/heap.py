@@ -28,6 +28,9 @@ heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or
 PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
 DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table")]
+DacOption = Annotated[Path | None, typer.Option(
+    "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the one the dump "
+                  "records, installed runtimes, folders in $PYINSPECT_DAC_SEARCH_PATH)")]
 
 
 def register(app: typer.Typer) -> None:
@@ -43,10 +46,12 @@ def _fail_on_error(action: Callable[[], T]) -> T:
 
 
 @contextmanager
-def _open(pid: int | None, dump: Path | None) -> Iterator[HeapReader]:
+def _open(pid: int | None, dump: Path | None, dac: Path | None = None) -> Iterator[HeapReader]:
     if (pid is None) == (dump is None):
         raise InvalidParameterError("give exactly one of --pid or --dump")
-    reader = HeapReader.attach(pid) if pid is not None else HeapReader.open_dump(dump or "")
+    if dac is not None and dump is None:
+        raise InvalidParameterError("--dac goes with --dump: a live process is read with its own runtime's DAC")
+    reader = HeapReader.attach(pid) if pid is not None else HeapReader.open_dump(dump or "", dac=dac)
     try:
         yield reader
     finally:
@@ -54,12 +59,12 @@ def _open(pid: int | None, dump: Path | None) -> Iterator[HeapReader]:
 
 
 @heap_app.command("stats")
-def stats(pid: PidOption = None, dump: DumpOption = None,
+def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
           top: Annotated[int | None, typer.Option("--top", help="only the K largest types")] = None,
           as_json: JsonOption = False) -> None:
     """Count and total size per type, largest total first (progress on stderr)."""
     def run() -> None:
-        with _open(pid, dump) as reader, walk_progress(file=sys.stderr) as advance:
+        with _open(pid, dump, dac) as reader, walk_progress(file=sys.stderr) as advance:
             rows = reader.stats(advance)
         rows = rows[:top] if top is not None else rows
         if as_json:
@@ -75,13 +80,13 @@ def stats(pid: PidOption = None, dump: DumpOption = None,
 
 @heap_app.command("object")
 def inspect_object(address: Annotated[str, typer.Argument(help="object address, e.g. 0x7f...")],
-                   pid: PidOption = None, dump: DumpOption = None,
+                   pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
                    depth: Annotated[int, typer.Option("--depth", help="expansion depth 1-10")] = 1,
                    as_json: JsonOption = False) -> None:
     """One object in object_inspect's `inspection` shape (offsets from its address)."""
 
     def run() -> None:
-        with _open(pid, dump) as reader:
+        with _open(pid, dump, dac) as reader:
             obj = reader.object(address, depth)
         if as_json:
             print(json.dumps(obj.to_inspection(), indent=2, ensure_ascii=False))
@@ -98,6 +103,6 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
 @heap_app.command("dump")
 def dump_process(pid: Annotated[int, typer.Option("--pid", help="live process id")],
                  output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")]) -> None:
-    """Write a full-heap core dump with the runtime's createdump."""
+    """Write a full-heap core dump with the target runtime's own createdump."""
     path = _fail_on_error(lambda: create_dump(pid, output))
     print(str(path))

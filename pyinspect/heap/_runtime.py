@@ -23,9 +23,9 @@ from pyinspect.errors import (
     PyInspectError,
     SetupMissingError,
 )
-from pyinspect.paths import dotnet_tool, runtime_dir
+from pyinspect.paths import dotnet_tool
 
-__all__ = ["call", "dac_path", "helper"]
+__all__ = ["call", "helper"]
 
 T = TypeVar("T")
 _lock = threading.Lock()
@@ -67,12 +67,6 @@ def _load() -> Any:
     except Exception as exc:  # pythonnet raises many kinds here
         raise SetupMissingError(f"cannot load the heap helper through pythonnet: {exc}", dll=str(dll)) from exc
     return heap_namespace
-
-
-def dac_path() -> str:
-    """The DAC (libmscordaccore.so) of the newest installed runtime, or "" to let ClrMD look."""
-    dac = runtime_dir() / "libmscordaccore.so"
-    return str(dac) if dac.exists() else ""
 
 
 def call(action: Callable[[], T], **context: Any) -> T:

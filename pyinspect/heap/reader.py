@@ -22,11 +22,12 @@ from pyinspect.errors import (
     DumpError,
     InvalidParameterError,
     ProcessNotFoundError,
+    SetupMissingError,
 )
 from pyinspect.heap import _runtime
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
-from pyinspect.paths import runtime_dir
+from pyinspect.runtimes import dump_dac_candidates, runtime_of
 
 __all__ = ["HeapReader", "ProgressCallback", "create_dump"]
 
@@ -52,20 +53,31 @@ class HeapReader:
 
     @classmethod
     def attach(cls, pid: int, *, suspend: bool = False) -> HeapReader:
-        """Attach to a live .NET process; suspend=True freezes it until close()."""
+        """Attach to a live .NET process; suspend=True freezes it until close().
+        The DAC is the one beside the target's own libcoreclr.so, never pyinspect's."""
         if not psutil.pid_exists(pid):
             raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
-        dac = _runtime.dac_path()
+        runtime = runtime_of(pid)
+        if runtime.dac_path is None:
+            raise SetupMissingError(f"the runtime of process {pid} has no DAC: {runtime.folder}/libmscordaccore.so "
+                                    f"is missing (runtime {runtime.version}, build {runtime.build})", pid=pid)
+        dac = runtime.dac_path
         return cls(lambda h: h.HeapTarget.Attach(pid, suspend, dac), f"process {pid}", pid=pid)
 
     @classmethod
-    def open_dump(cls, path: str | Path) -> HeapReader:
-        """Open a core dump written by createdump (see :func:`create_dump`)."""
+    def open_dump(cls, path: str | Path, *, dac: str | Path | None = None,
+                  dac_search_path: str | None = None) -> HeapReader:
+        """Open a core dump written by createdump (see :func:`create_dump`) with the DAC of
+        its runtime build: ``dac`` alone when given (refused if it does not match), else the
+        one the dump records, installed runtimes' and those under ``dac_search_path``
+        (default $PYINSPECT_DAC_SEARCH_PATH). No match raises DumpError naming the build."""
         dump = Path(path)
         if not dump.is_file():
             raise DumpError(f"dump file not found: {dump}", path=str(dump))
-        dac = _runtime.dac_path()
-        return cls(lambda h: h.HeapTarget.OpenDump(str(dump), dac), f"dump {dump}", path=str(dump))
+        explicit = dac is not None
+        candidates = [str(Path(dac).expanduser().resolve())] if dac is not None else dump_dac_candidates(dac_search_path)
+        return cls(lambda h: h.HeapTarget.OpenDump(str(dump), _string_array(candidates), explicit),
+                   f"dump {dump}", path=str(dump))
 
     def _run(self, action: Callable[[], T], **context: Any) -> T:
         call_context = {**self._context, **context}
@@ -163,6 +175,13 @@ def _address(address: int | str) -> int:
     return value
 
 
+def _string_array(items: list[str]) -> Any:
+    """A .NET string[] for the helper (pythonnet does not convert a list by itself)."""
+    from System import Array, String  # loaded by _runtime.helper()
+
+    return Array[String](items)
+
+
 def _check_preview(max_preview_items: int) -> None:
     if not 1 <= max_preview_items <= 50:
         raise InvalidParameterError(f"max_preview_items must be 1-50, got {max_preview_items}",
@@ -170,13 +189,16 @@ def _check_preview(max_preview_items: int) -> None:
 
 
 def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
-    """Write a full-heap core dump of a live process with the runtime's createdump."""
+    """Write a full-heap core dump of a live process with its own runtime's createdump."""
     if not psutil.pid_exists(pid):
         raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
     out = Path(path).resolve()
-    tool = runtime_dir() / "createdump"
+    runtime = runtime_of(pid)
+    if runtime.createdump_path is None:
+        raise DumpError(f"the runtime of process {pid} has no createdump in {runtime.folder}", pid=pid)
+    tool = runtime.createdump_path
     try:
-        result = subprocess.run([str(tool), "--full", "-f", str(out), str(pid)],
+        result = subprocess.run([tool, "--full", "-f", str(out), str(pid)],
                                 capture_output=True, text=True, timeout=timeout, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise DumpError(f"createdump failed: {exc}", pid=pid, path=str(out)) from exc

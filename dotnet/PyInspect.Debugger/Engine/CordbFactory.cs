@@ -1,7 +1,6 @@
-// Creating an ICorDebug for one target process without dbgshim: load the runtime's
-// libmscordbi.so, run its DllMain (PAL initialisation, without which Initialize crashes),
+// Creating an ICorDebug for one target process without dbgshim: load the target runtime's
+// libmscordbi.so (TargetRuntime decides which), run its DllMain (PAL initialisation, without which Initialize crashes),
 // then CoreCLRCreateCordbObjectEx with libcoreclr's base address inside the target.
-using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Runtime.InteropServices.Marshalling;
 
@@ -10,56 +9,42 @@ namespace PyInspect.Debugger.Engine;
 public static unsafe class CordbFactory
 {
     private const int CorDebugVersion4 = 4;
-    private static nint s_dbi;
+    private static readonly Dictionary<string, nint> s_dbiByPath = new(StringComparer.Ordinal);
     private static readonly object s_loadLock = new();
 
     public static readonly StrategyBasedComWrappers ComWrappers = new();
 
-    /// <summary>An initialised ICorDebug for the process, or an EngineException.</summary>
+    /// <summary>An initialised ICorDebug for the process, made by the DBI of the process's own
+    /// runtime (a DBI speaks one runtime's protocol: another version's fails or crashes).</summary>
     public static ICorDebug Create(int processId)
     {
-        nint dbi = LoadDbi();
-        nint coreclrBase = FindCoreClrBase(processId)
-            ?? throw new EngineException($"process {processId} has no .NET runtime (libcoreclr.so) loaded");
+        TargetRuntime runtime = TargetRuntime.Of(processId);
+        nint dbi = LoadDbi(runtime.DbiPath);
         var create = (delegate* unmanaged<int, uint, nint, nint, nint*, int>)
             NativeLibrary.GetExport(dbi, "CoreCLRCreateCordbObjectEx");
         nint unknown;
-        int hr = create(CorDebugVersion4, (uint)processId, 0, coreclrBase, &unknown);
-        EngineException.ThrowIfFailed(hr, "CoreCLRCreateCordbObjectEx");
+        int hr = create(CorDebugVersion4, (uint)processId, 0, runtime.CoreClrBase, &unknown);
+        EngineException.ThrowIfFailed(hr, $"CoreCLRCreateCordbObjectEx ({runtime.DbiPath})");
         var cordb = (ICorDebug)ComWrappers.GetOrCreateObjectForComInstance(unknown, CreateObjectFlags.None);
         Marshal.Release(unknown);
         EngineException.ThrowIfFailed(cordb.Initialize(), "ICorDebug.Initialize");
         return cordb;
     }
 
-    private static nint LoadDbi()
+    /// <summary>Load (once per path) and PAL-initialise one runtime's libmscordbi.so.</summary>
+    private static nint LoadDbi(string path)
     {
         lock (s_loadLock)
         {
-            if (s_dbi != 0) return s_dbi;
-            string path = Path.Combine(RuntimeEnvironment.GetRuntimeDirectory(), "libmscordbi.so");
-            nint handle = NativeLibrary.Load(path);
+            if (s_dbiByPath.TryGetValue(path, out nint loaded)) return loaded;
+            nint handle;
+            try { handle = NativeLibrary.Load(path); }
+            catch (DllNotFoundException exc) { throw new EngineException($"cannot load the debugger library {path}: {exc.Message}"); }
             var dllMain = (delegate* unmanaged<nint, int, nint, int>)NativeLibrary.GetExport(handle, "DllMain");
             dllMain(handle, 1, 0); // DLL_PROCESS_ATTACH
-            s_dbi = handle;
+            s_dbiByPath[path] = handle;
             return handle;
         }
-    }
-
-    /// <summary>Lowest mapping of libcoreclr.so in /proc/PID/maps, or null.</summary>
-    public static nint? FindCoreClrBase(int processId)
-    {
-        string maps;
-        try { maps = File.ReadAllText($"/proc/{processId}/maps"); }
-        catch (IOException) { return null; }
-        catch (UnauthorizedAccessException) { return null; }
-        foreach (string line in maps.Split('\n'))
-        {
-            if (!line.EndsWith("/libcoreclr.so", StringComparison.Ordinal)) continue;
-            string start = line[..line.IndexOf('-')];
-            return (nint)long.Parse(start, NumberStyles.HexNumber, CultureInfo.InvariantCulture);
-        }
-        return null;
     }
 }
 

@@ -37,11 +37,15 @@ public static class ProcessLauncher
         };
         // The trailing `exit $?` keeps the shell from exec-ing the program in its place.
         foreach (string arg in (string[])["-c", "\"$@\"; exit $?", "pyinspect-debuggee"]) info.ArgumentList.Add(arg);
-        if (program.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)) info.ArgumentList.Add(DotnetHost());
-        info.ArgumentList.Add(program);
+        LaunchPlan plan = LaunchPlan.For(program, DotnetHost);
+        info.ArgumentList.Add(plan.Executable);
+        foreach (string arg in plan.Prefix) info.ArgumentList.Add(arg);
         foreach (string arg in request.Args) info.ArgumentList.Add(arg);
         foreach (var (key, value) in request.Env) info.Environment[key] = value;
         info.Environment["DOTNET_STARTUP_HOOKS"] = HookPath();
+        // A framework-dependent apphost finds its runtimes where the adapter's host lives.
+        if (!info.Environment.ContainsKey("DOTNET_ROOT") && Path.GetDirectoryName(DotnetHost()) is { Length: > 0 } root)
+            info.Environment["DOTNET_ROOT"] = root;
         info.Environment["PYINSPECT_WAIT_FOR_DEBUGGER"] = "1";
 
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };
@@ -121,7 +125,8 @@ public static class ProcessLauncher
                 return;
             Thread.Sleep(5);
         }
-        throw new EngineException($"the program did not reach the debugger hook within {timeout.TotalSeconds:0} s");
+        throw new EngineException($"the program did not reach the debugger hook within {timeout.TotalSeconds:0} s "
+            + "(its runtime did not load PyInspect.StartupHook: startup hooks disabled, or a runtime older than .NET 8?)");
     }
 
     /// <summary>The hook ships beside the adapter: pyinspect/_dotnet/PyInspect.StartupHook/.</summary>

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from support.memory_contract import expected_summary
+
+__all__ = ["MemoryTarget", "expected_summary"]
+
 
 @dataclass(frozen=True)
 class MemoryTarget:
@@ -16,17 +20,3 @@ class MemoryTarget:
     def collection(self, name: str) -> dict[str, Any]:
         found: dict[str, Any] = self.truth["collections"][name]
         return found
-
-
-def expected_summary(want: dict[str, Any]) -> dict[str, Any]:
-    """The contract's summary fields the debuggee computed for one collection."""
-    expected = {key: want[key] for key in ("count", "elementType", "collectionType", "kind", "nullCount")}
-    if "keyValuePairs" in want:
-        expected.update(keyValuePairs=want["keyValuePairs"], firstElements=None, lastElements=None,
-                        numericStats=None, typeDistribution=None)
-    else:
-        expected.update(firstElements=want["first"], lastElements=want["last"],
-                        numericStats=want["numericStats"], typeDistribution=want["typeDistribution"],
-                        keyValuePairs=None)
-    expected["isSampled"] = False
-    return expected

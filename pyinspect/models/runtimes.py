@@ -1,0 +1,49 @@
+"""What pyinspect knows about a target's .NET runtime and the machine's .NET processes:
+frozen models with camelCase wire names (``pyinspect ps`` and the ``process_list`` tool)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+__all__ = ["DotnetProcess", "ProcessListAnswer", "TargetRuntime"]
+
+
+class _RuntimeModel(BaseModel):
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+
+class TargetRuntime(_RuntimeModel):
+    """The runtime one process runs on: the folder of its libcoreclr.so holds the debugging
+    libraries of exactly that build (DBI, DAC, createdump); a path is None when missing."""
+
+    folder: str
+    version: str
+    """Product version (``8.0.31``): the shared runtime's folder name, or the version a
+    self-contained app's runtimeconfig.json records; else the build below."""
+    build: str
+    """libcoreclr.so's own version stamp (file version and commit), what a DAC must match."""
+    self_contained: bool
+    dbi_path: str | None = None
+    dac_path: str | None = None
+    createdump_path: str | None = None
+
+
+class DotnetProcess(_RuntimeModel):
+    """One process with a .NET runtime loaded, and whether pyinspect can work with it."""
+
+    pid: int
+    command_line: str
+    runtime: TargetRuntime | None = None
+    """None when the process has several runtimes loaded (not supported)."""
+    can_debug: bool
+    can_read_heap: bool
+    reason: str | None = None
+    """Why not, when either answer is False."""
+
+
+class ProcessListAnswer(_RuntimeModel):
+    """process_list's answer: every .NET process found, by pid."""
+
+    success: bool = True
+    processes: list[DotnetProcess]
