@@ -15,11 +15,13 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     private readonly IEngineListener _listener;
     private readonly HashSet<uint> _threadIds = [];
     private readonly ManualResetEventSlim _launchHold = new(false);
+    private readonly ManualResetEventSlim _firstThread = new(false);
     private bool _awaitingLaunchHold;
     private ICorDebugProcess? _process;
     private bool _stopped;
     private bool _exited;
     private bool _detached;
+    private bool _passive;   // detaching or terminating: events are continued at once, never decided
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
     private int _pendingDecisions;   // events stopped while their listener decides
     private bool _pauseRequested;    // a pause came in during a decision
@@ -42,11 +44,14 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         new Thread(DecideEvents) { IsBackground = true, Name = "stop decisions" }.Start();
     }
 
-    /// <summary>Attach to a running .NET process; it keeps running.</summary>
+    /// <summary>Attach to a running .NET process; it keeps running. Returns once the attach's
+    /// own events have told the modules already loaded (they come before the first thread's),
+    /// so a breakpoint set right after attach binds at once.</summary>
     public static DebuggerEngine Attach(int processId, IEngineListener listener)
     {
         var engine = new DebuggerEngine(processId, CordbFactory.Create(processId), listener, holdAtLaunch: false);
         engine.Start();
+        engine._firstThread.Wait(TimeSpan.FromSeconds(10));
         return engine;
     }
 
@@ -128,16 +133,76 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         }
     }
 
-    /// <summary>Detach, leaving the process running. Stops it first: detach is only legal while stopped.</summary>
+    /// <summary>
+    /// Detach, leaving the process running whatever fails on the way: stop it (detach is only
+    /// legal while synchronized), deactivate every stepper and breakpoint (ICorDebug refuses to
+    /// detach with any left, 0x80131C20/21), detach. A refusal lets the process run so queued
+    /// callbacks drain (they are continued at once meanwhile), then tries again; if it never
+    /// succeeds the process is resumed and the failure reported.
+    /// </summary>
     public void Detach()
     {
         lock (_control)
         {
             if (HasExited || _detached || _process is null) return;
-            if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-            SetStopped(false);
-            _detached = true;
-            EngineException.ThrowIfFailed(_process.Detach(), "ICorDebugProcess.Detach");
+            lock (_gate) _passive = true;
+            Exception? failure = null;
+            for (int attempt = 0; attempt < 10 && !_detached && !HasExited; attempt++)
+            {
+                try
+                {
+                    if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
+                    SetStopped(true);
+                    CancelAllSteppers();
+                    DeactivateAllBreakpoints();
+                    EngineException.ThrowIfFailed(_process.Detach(), "ICorDebugProcess.Detach");
+                    SetStopped(false);
+                    _detached = true;
+                    return;
+                }
+                catch (Exception error) when (error is EngineException or COMException or InvalidCastException)
+                {
+                    failure = error;
+                }
+                ResumeFully(_process);
+                Thread.Sleep(50 * (attempt + 1));
+            }
+            if (!_detached && !HasExited)
+            {
+                ResumeFully(_process);
+                throw new EngineException($"detach failed, the process was left running: {failure?.Message}");
+            }
+        }
+    }
+
+    /// <summary>Continue until ICorDebug says the process runs (every Stop undone).</summary>
+    private void ResumeFully(ICorDebugProcess process)
+    {
+        for (int i = 0; i < 8; i++)
+        {
+            if (process.IsRunning(out int running) < 0 || running != 0) break;
+            if (process.Continue(0) < 0) break;
+        }
+        SetStopped(false);
+    }
+
+    /// <summary>Let go without detaching (the process is being terminated and its exit is
+    /// still wanted): every stepper and breakpoint deactivated, later events continued at
+    /// once, the process running.</summary>
+    public void Release()
+    {
+        lock (_control)
+        {
+            if (HasExited || _detached || _process is null) return;
+            lock (_gate) _passive = true;
+            try
+            {
+                if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
+                SetStopped(true);
+                CancelAllSteppers();
+                DeactivateAllBreakpoints();
+            }
+            finally { ResumeFully(_process); }
         }
     }
 
@@ -216,9 +281,22 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     /// </summary>
     private void StopOrContinue(nint controller, Func<bool> listenerWantsStop)
     {
-        SetStopped(true);
         var owner = Wrap<ICorDebugController>(controller);
-        lock (_gate) _pendingDecisions++;
+        bool detaching;
+        lock (_gate)
+        {
+            detaching = _passive;
+            if (!detaching)
+            {
+                _stopped = true;
+                _pendingDecisions++;
+            }
+        }
+        if (detaching)
+        {
+            owner.Continue(0);
+            return;
+        }
         _decisions.Add(() =>
         {
             bool stop;
@@ -283,6 +361,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         uint id = ThreadId(thread);
         lock (_gate) _threadIds.Add(id);
+        _firstThread.Set();
         _listener.ThreadStarted(id);
     }
 
@@ -325,6 +404,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
 
     void IDebugEventSink.OnLoadModule(nint controller, nint module)
     {
+        RememberAppDomain(controller);
         try
         {
             var wrapped = Wrap<ICorDebugModule>(module);

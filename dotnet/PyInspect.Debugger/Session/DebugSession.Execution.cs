@@ -11,6 +11,19 @@ public sealed partial class DebugSession
 {
     private ICorDebugStepper? _activeStepper;
 
+    /// <summary>The one place a stop ends every step: the one we started and any other
+    /// ICorDebug still holds (a step that ended elsewhere, on a breakpoint or a pause).</summary>
+    private void CancelSteppers()
+    {
+        _activeStepper?.Deactivate();
+        _activeStepper = null;
+        try { _engine?.CancelAllSteppers(); }
+        catch (Exception error) when (error is EngineException or System.Runtime.InteropServices.COMException)
+        {
+            SendOutput("console", $"could not cancel the steppers: {error.Message}\n");
+        }
+    }
+
     private JsonNode Continue()
     {
         DebuggerEngine engine = RequireStopped();
@@ -118,8 +131,6 @@ public sealed partial class DebugSession
 
     private bool StopHere(string reason, uint threadId, JsonArray? hitIds = null)
     {
-        _activeStepper?.Deactivate();
-        _activeStepper = null;
         _handles.Clear();
         SendStopped(reason, threadId, hitIds);
         return true;
