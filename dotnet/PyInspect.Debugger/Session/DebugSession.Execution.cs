@@ -24,19 +24,21 @@ public sealed partial class DebugSession
         }
     }
 
-    private JsonNode Continue()
+    private JsonNode Continue(JsonObject arguments)
     {
         DebuggerEngine engine = RequireStopped();
-        Resume(engine);
+        Resume(engine, (uint)(arguments["threadId"]?.GetValue<long>() ?? _stopThreadId));
         return new JsonObject { ["allThreadsContinued"] = true };
     }
 
-    private void Resume(DebuggerEngine engine)
+    /// <summary>Every thread runs on; `continued` names the thread the client resumed (DAP
+    /// requires a real thread id there, not 0).</summary>
+    private void Resume(DebuggerEngine engine, uint threadId)
     {
         _handles.Clear();
         ForgetExceptions();
         // Raised before the process runs, so it can never follow the stop the resume leads to.
-        events.SendEvent("continued", new JsonObject { ["threadId"] = 0, ["allThreadsContinued"] = true });
+        events.SendEvent("continued", new JsonObject { ["threadId"] = (long)threadId, ["allThreadsContinued"] = true });
         engine.Continue();
     }
 
@@ -77,7 +79,7 @@ public sealed partial class DebugSession
             _activeStepper = null;  // the caller is reached through the task's completion, not the stack
         else
             _activeStepper = Stepping.Begin(threadId, thread, kind, _modules);
-        Resume(engine);
+        Resume(engine, threadId);
         return null;
     }
 

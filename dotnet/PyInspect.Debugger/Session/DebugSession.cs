@@ -33,7 +33,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "exceptionInfo" => ExceptionInfo(arguments),
                 "threads" => Threads(),
                 "pause" => Pause(),
-                "continue" => Continue(),
+                "continue" => Continue(arguments),
                 "next" => Step(arguments, StepKind.Over),
                 "stepIn" => Step(arguments, StepKind.In),
                 "stepOut" => Step(arguments, StepKind.Out),
