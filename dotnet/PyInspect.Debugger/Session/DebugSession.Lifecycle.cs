@@ -61,7 +61,18 @@ public sealed partial class DebugSession
         // One brief stop while attaching: the threads that already run, and their names.
         engine.WhileStopped(() => { RememberThreadNames(engine); return 0; });
         _configured = true;
+        events.SendEvent("process", new JsonObject
+        {
+            ["name"] = ProcessName(processId), ["systemProcessId"] = processId,
+            ["isLocalProcess"] = true, ["startMethod"] = "attach",
+        });
         return null;
+    }
+
+    private static string ProcessName(int processId)
+    {
+        try { return Process.GetProcessById(processId).ProcessName; }
+        catch (Exception error) when (error is ArgumentException or InvalidOperationException) { return $"process {processId}"; }
     }
 
     /// <summary>A number, or a string holding one: VS Code's `${command:pickProcess}` sends a string.</summary>

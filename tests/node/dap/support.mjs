@@ -50,7 +50,10 @@ export async function startClient() {
 }
 
 export async function stopClient(client, t) {
-  try { await client.stop(); } catch { /* the adapter may have gone with its debuggee */ }
+  // DebugClient.stop() sends `disconnect` and waits without a limit: after a disconnect of
+  // our own the adapter has already gone, so it gets a few seconds, then the adapter is ended.
+  await Promise.race([client.stop().catch(() => {}), sleep(5000)]);
+  client.stopAdapter();
   if (client.violations.length) throw new Error(`schema violations:\n${client.violations.join('\n')}`);
   t?.diagnostic?.(`${client.messages.length} adapter messages validated`);
 }
