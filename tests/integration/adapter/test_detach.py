@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.adapter_session import launched, ok, set_breakpoints
+from support.adapter_session import launched, ok
 from support.dap_wire import WirePeer
 from support.debuggee_loop import counter_moves, counting_loop
 from support.targets import marker_line, target_source, wait_for_file

@@ -14,7 +14,15 @@ from typing import Any
 from support.adapter_session import ok, top_frame
 from support.dap_wire import WirePeer
 from support.targets import marker_line, target_dll, target_source
-from support.webapp import WEBAPP, HttpAnswer, free_port, http_get, serving_webapp, url_args, wait_until_serving
+from support.webapp import (
+    WEBAPP,
+    HttpAnswer,
+    free_port,
+    http_get,
+    serving_webapp,
+    url_args,
+    wait_until_serving,
+)
 
 SERVICES = "Services.cs"
 
@@ -135,7 +143,7 @@ def test_attach_breakpoint_and_detach_while_serving_leaves_it_serving() -> None:
             assert bp["verified"] is True
             ok(peer.request("configurationDone"))
             answer = request_in_background(port, "/orders/11")
-            stop, frame = stop_location(peer)
+            _, frame = stop_location(peer)
             assert at(frame, "get-order")
             ok(peer.request("disconnect", {"terminateDebuggee": False}, timeout=30))
             assert answer.result(timeout=30).status == 200, "the stopped request completes after detach"
@@ -146,7 +154,7 @@ def test_attach_breakpoint_and_detach_while_serving_leaves_it_serving() -> None:
 
 
 def test_terminate_is_answered_at_once_and_ends_the_app_gracefully() -> None:
-    with debugged_webapp() as (peer, port):
+    with debugged_webapp() as (peer, _):
         started = time.monotonic()
         ok(peer.request("terminate", {}, timeout=10))
         answered = time.monotonic() - started
