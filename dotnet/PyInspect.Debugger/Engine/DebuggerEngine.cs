@@ -25,6 +25,11 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
     private int _pendingDecisions;   // events stopped while their listener decides
     private bool _pauseRequested;    // a pause came in during a decision
+    // A pause's own Stop() that raced a callback already stopping the process: ICorDebug
+    // nests the two stops, so the event's decision must not mark the process running, and a
+    // later Continue owes ICorDebug one more (issue 13, item 14).
+    private bool _pauseHold;
+    private int _owedContinues;
 
     public int ProcessId { get; }
     public bool IsStopped { get { lock (_gate) return _stopped; } }
@@ -32,6 +37,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     public bool IsSynchronized { get { lock (_gate) return _stopped || _briefStop; } }
     private bool _briefStop;
     public bool HasExited { get { lock (_gate) return _exited; } }
+    private bool HasExitedUnlocked() => _exited;
     private void SetStopped(bool value) { lock (_gate) _stopped = value; }
 
     private DebuggerEngine(int processId, ICorDebug cordb, IEngineListener listener, bool holdAtLaunch)
@@ -99,7 +105,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
                 return false;
             }
             EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-            SetStopped(true);
+            lock (_gate) { _stopped = true; _pauseHold = true; }
             return true;
         }
     }
@@ -110,7 +116,9 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         {
             ICorDebugProcess process = RequireLive();
             if (!IsStopped) return;
-            SetStopped(false);
+            int owed;
+            lock (_gate) { owed = _owedContinues; _owedContinues = 0; _pauseHold = false; _stopped = false; }
+            for (int i = 0; i < owed; i++) process.Continue(0);
             EngineException.ThrowIfFailed(process.Continue(0), "ICorDebugProcess.Continue");
         }
     }
@@ -304,12 +312,19 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
             catch (Exception error) { Console.Error.WriteLine($"listener failed: {error}"); stop = false; }
             lock (_control)
             {
-                bool pauseInstead;
+                bool pauseInstead, pausedMeanwhile;
                 lock (_gate)
                 {
                     _pendingDecisions--;
                     pauseInstead = _pauseRequested && !stop;
                     if (stop || pauseInstead) _pauseRequested = false;
+                    pausedMeanwhile = _pauseHold && _stopped && !HasExitedUnlocked();
+                    if (pausedMeanwhile && stop) _owedContinues++;  // both stops reported: continue undoes both
+                }
+                if (pausedMeanwhile && !stop)
+                {
+                    owner.Continue(0);  // undoes the event's stop; the pause's keeps it stopped, as reported
+                    return;
                 }
                 if (stop || HasExited || !IsStopped) return;  // !IsStopped: a request resumed it meanwhile
                 if (pauseInstead)
