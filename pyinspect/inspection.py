@@ -291,8 +291,9 @@ class Inspector:
 
 
 def _module(raw: dict[str, Any]) -> str | None:
+    """The module's file name: our adapter's moduleId is the module's path (its `Module.id`)."""
     module = raw.get("moduleId")
-    return str(module) if module not in (None, "") else None
+    return re.split(r"[\\/]", str(module))[-1] if module not in (None, "") else None
 
 
 def _variable_info(raw: dict[str, Any], kind: str | None, parent: str | None) -> VariableInfo:

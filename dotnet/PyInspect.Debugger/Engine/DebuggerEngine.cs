@@ -15,14 +15,21 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     private readonly IEngineListener _listener;
     private readonly HashSet<uint> _threadIds = [];
     private readonly ManualResetEventSlim _launchHold = new(false);
+    private readonly ManualResetEventSlim _firstThread = new(false);
     private bool _awaitingLaunchHold;
     private ICorDebugProcess? _process;
     private bool _stopped;
     private bool _exited;
     private bool _detached;
+    private bool _passive;   // detaching or terminating: events are continued at once, never decided
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
     private int _pendingDecisions;   // events stopped while their listener decides
     private bool _pauseRequested;    // a pause came in during a decision
+    // A pause's own Stop() that raced a callback already stopping the process: ICorDebug
+    // nests the two stops, so the event's decision must not mark the process running, and a
+    // later Continue owes ICorDebug one more (issue 13, item 14).
+    private bool _pauseHold;
+    private int _owedContinues;
 
     public int ProcessId { get; }
     public bool IsStopped { get { lock (_gate) return _stopped; } }
@@ -30,6 +37,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     public bool IsSynchronized { get { lock (_gate) return _stopped || _briefStop; } }
     private bool _briefStop;
     public bool HasExited { get { lock (_gate) return _exited; } }
+    private bool HasExitedUnlocked() => _exited;
     private void SetStopped(bool value) { lock (_gate) _stopped = value; }
 
     private DebuggerEngine(int processId, ICorDebug cordb, IEngineListener listener, bool holdAtLaunch)
@@ -42,11 +50,14 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         new Thread(DecideEvents) { IsBackground = true, Name = "stop decisions" }.Start();
     }
 
-    /// <summary>Attach to a running .NET process; it keeps running.</summary>
+    /// <summary>Attach to a running .NET process; it keeps running. Returns once the attach's
+    /// own events have told the modules already loaded (they come before the first thread's),
+    /// so a breakpoint set right after attach binds at once.</summary>
     public static DebuggerEngine Attach(int processId, IEngineListener listener)
     {
         var engine = new DebuggerEngine(processId, CordbFactory.Create(processId), listener, holdAtLaunch: false);
         engine.Start();
+        engine._firstThread.Wait(TimeSpan.FromSeconds(10));
         return engine;
     }
 
@@ -94,7 +105,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
                 return false;
             }
             EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-            SetStopped(true);
+            lock (_gate) { _stopped = true; _pauseHold = true; }
             return true;
         }
     }
@@ -105,7 +116,9 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         {
             ICorDebugProcess process = RequireLive();
             if (!IsStopped) return;
-            SetStopped(false);
+            int owed;
+            lock (_gate) { owed = _owedContinues; _owedContinues = 0; _pauseHold = false; _stopped = false; }
+            for (int i = 0; i < owed; i++) process.Continue(0);
             EngineException.ThrowIfFailed(process.Continue(0), "ICorDebugProcess.Continue");
         }
     }
@@ -128,16 +141,76 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         }
     }
 
-    /// <summary>Detach, leaving the process running. Stops it first: detach is only legal while stopped.</summary>
+    /// <summary>
+    /// Detach, leaving the process running whatever fails on the way: stop it (detach is only
+    /// legal while synchronized), deactivate every stepper and breakpoint (ICorDebug refuses to
+    /// detach with any left, 0x80131C20/21), detach. A refusal lets the process run so queued
+    /// callbacks drain (they are continued at once meanwhile), then tries again; if it never
+    /// succeeds the process is resumed and the failure reported.
+    /// </summary>
     public void Detach()
     {
         lock (_control)
         {
             if (HasExited || _detached || _process is null) return;
-            if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-            SetStopped(false);
-            _detached = true;
-            EngineException.ThrowIfFailed(_process.Detach(), "ICorDebugProcess.Detach");
+            lock (_gate) _passive = true;
+            Exception? failure = null;
+            for (int attempt = 0; attempt < 10 && !_detached && !HasExited; attempt++)
+            {
+                try
+                {
+                    if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
+                    SetStopped(true);
+                    CancelAllSteppers();
+                    DeactivateAllBreakpoints();
+                    EngineException.ThrowIfFailed(_process.Detach(), "ICorDebugProcess.Detach");
+                    SetStopped(false);
+                    _detached = true;
+                    return;
+                }
+                catch (Exception error) when (error is EngineException or COMException or InvalidCastException)
+                {
+                    failure = error;
+                }
+                ResumeFully(_process);
+                Thread.Sleep(50 * (attempt + 1));
+            }
+            if (!_detached && !HasExited)
+            {
+                ResumeFully(_process);
+                throw new EngineException($"detach failed, the process was left running: {failure?.Message}");
+            }
+        }
+    }
+
+    /// <summary>Continue until ICorDebug says the process runs (every Stop undone).</summary>
+    private void ResumeFully(ICorDebugProcess process)
+    {
+        for (int i = 0; i < 8; i++)
+        {
+            if (process.IsRunning(out int running) < 0 || running != 0) break;
+            if (process.Continue(0) < 0) break;
+        }
+        SetStopped(false);
+    }
+
+    /// <summary>Let go without detaching (the process is being terminated and its exit is
+    /// still wanted): every stepper and breakpoint deactivated, later events continued at
+    /// once, the process running.</summary>
+    public void Release()
+    {
+        lock (_control)
+        {
+            if (HasExited || _detached || _process is null) return;
+            lock (_gate) _passive = true;
+            try
+            {
+                if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
+                SetStopped(true);
+                CancelAllSteppers();
+                DeactivateAllBreakpoints();
+            }
+            finally { ResumeFully(_process); }
         }
     }
 
@@ -216,9 +289,22 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     /// </summary>
     private void StopOrContinue(nint controller, Func<bool> listenerWantsStop)
     {
-        SetStopped(true);
         var owner = Wrap<ICorDebugController>(controller);
-        lock (_gate) _pendingDecisions++;
+        bool detaching;
+        lock (_gate)
+        {
+            detaching = _passive;
+            if (!detaching)
+            {
+                _stopped = true;
+                _pendingDecisions++;
+            }
+        }
+        if (detaching)
+        {
+            owner.Continue(0);
+            return;
+        }
         _decisions.Add(() =>
         {
             bool stop;
@@ -226,12 +312,19 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
             catch (Exception error) { Console.Error.WriteLine($"listener failed: {error}"); stop = false; }
             lock (_control)
             {
-                bool pauseInstead;
+                bool pauseInstead, pausedMeanwhile;
                 lock (_gate)
                 {
                     _pendingDecisions--;
                     pauseInstead = _pauseRequested && !stop;
                     if (stop || pauseInstead) _pauseRequested = false;
+                    pausedMeanwhile = _pauseHold && _stopped && !HasExitedUnlocked();
+                    if (pausedMeanwhile && stop) _owedContinues++;  // both stops reported: continue undoes both
+                }
+                if (pausedMeanwhile && !stop)
+                {
+                    owner.Continue(0);  // undoes the event's stop; the pause's keeps it stopped, as reported
+                    return;
                 }
                 if (stop || HasExited || !IsStopped) return;  // !IsStopped: a request resumed it meanwhile
                 if (pauseInstead)
@@ -283,6 +376,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         uint id = ThreadId(thread);
         lock (_gate) _threadIds.Add(id);
+        _firstThread.Set();
         _listener.ThreadStarted(id);
     }
 
@@ -325,6 +419,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
 
     void IDebugEventSink.OnLoadModule(nint controller, nint module)
     {
+        RememberAppDomain(controller);
         try
         {
             var wrapped = Wrap<ICorDebugModule>(module);

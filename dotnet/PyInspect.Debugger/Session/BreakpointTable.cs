@@ -14,7 +14,9 @@ public sealed class SourceBreakpoint(int id, string sourcePath, BreakpointReques
     public int Id { get; } = id;
     /// <summary>The file; for a function breakpoint, FunctionsKey until it binds.</summary>
     public string SourcePath { get; set; } = sourcePath;
-    public BreakpointRequest Request { get; } = request;
+    /// <summary>What the client asked last: a re-sent breakpoint keeps its id and hit count,
+    /// its condition, hit condition and log message are taken from the new request.</summary>
+    public BreakpointRequest Request { get; set; } = request;
     public int Line { get; set; } = request.Line;
     public int? Column { get; set; }
     public bool Verified => Bindings.Count > 0;
@@ -67,22 +69,39 @@ public sealed class BreakpointTable
     private readonly Dictionary<string, List<SourceBreakpoint>> _bySource = new(StringComparer.Ordinal);
     private int _nextId = 1;
 
-    /// <summary>Replace a file's breakpoints; binds the new ones against modules already loaded.</summary>
+    /// <summary>launch/attach `sourceFileMap`: requests name local paths, PDBs build paths.</summary>
+    public SourceFileMap Map { get; set; } = SourceFileMap.Empty;
+
+    /// <summary>Replace a file's breakpoints. One at a line asked for before (VS Code re-sends
+    /// the whole file at every edit) is the same breakpoint: same id, hit count and bindings.
+    /// The new ones are bound against modules already loaded; the dropped ones deactivated.</summary>
     public IReadOnlyList<SourceBreakpoint> Replace(string sourcePath, IReadOnlyList<BreakpointRequest> requests,
         IReadOnlyList<LoadedModule> modules)
     {
         lock (_gate)
         {
-            if (_bySource.Remove(sourcePath, out var old))
-                foreach (var bp in old)
-                    foreach (var binding in bp.Bindings) binding.Handle.Activate(0);
-            var created = requests.Select(r => new SourceBreakpoint(_nextId++, sourcePath, r)).ToList();
-            _bySource[sourcePath] = created;
+            var previous = _bySource.Remove(sourcePath, out var old) ? old : [];
+            var kept = new List<SourceBreakpoint>();
+            var result = requests.Select(request =>
+            {
+                var same = previous.FirstOrDefault(bp => !kept.Contains(bp) && SameKey(bp.Request, request));
+                if (same is null) return new SourceBreakpoint(_nextId++, sourcePath, request);
+                kept.Add(same);
+                same.Request = request;
+                return same;
+            }).ToList();
+            foreach (var dropped in previous.Except(kept))
+                foreach (var binding in dropped.Bindings) binding.Handle.Activate(0);
+            _bySource[sourcePath] = result;
             foreach (var module in modules)
-                foreach (var bp in created) Bind(bp, module);
-            return created;
+                foreach (var bp in result) Bind(bp, module);
+            return result;
         }
     }
+
+    /// <summary>A source breakpoint is its requested line; a function breakpoint its name.</summary>
+    private static bool SameKey(BreakpointRequest a, BreakpointRequest b) =>
+        a.Line == b.Line && string.Equals(a.FunctionName, b.FunctionName, StringComparison.Ordinal);
 
     /// <summary>Bind pending breakpoints in a newly loaded module; returns those it verified.</summary>
     public IReadOnlyList<SourceBreakpoint> BindModule(LoadedModule module)
@@ -101,7 +120,7 @@ public sealed class BreakpointTable
         return verified;
     }
 
-    private static void Bind(SourceBreakpoint bp, LoadedModule module)
+    private void Bind(SourceBreakpoint bp, LoadedModule module)
     {
         if (module.Symbols is null || bp.Bindings.Any(b => b.ModulePath == module.Path)) return;
         if (bp.Request.FunctionName is { } functionName)
@@ -109,7 +128,7 @@ public sealed class BreakpointTable
             BindFunction(bp, functionName, module);
             return;
         }
-        foreach (var location in module.Symbols.ResolveLine(bp.SourcePath, bp.Request.Line))
+        foreach (var location in module.Symbols.ResolveLine(Map.ToBuild(bp.SourcePath), bp.Request.Line))
         {
             if (module.Module.GetFunctionFromToken(location.MethodToken, out var function) < 0) continue;
             if (function.GetILCode(out var code) < 0) continue;
@@ -123,7 +142,7 @@ public sealed class BreakpointTable
 
     /// <summary>"Namespace.Type.Method" (every overload; "(...)" after the name ignored) at IL
     /// offset 0, so it stops on entry, before the method's first statement.</summary>
-    private static void BindFunction(SourceBreakpoint bp, string function, LoadedModule module)
+    private void BindFunction(SourceBreakpoint bp, string function, LoadedModule module)
     {
         string name = function.Split('(')[0].Trim();
         int dot = name.LastIndexOf('.');
@@ -135,7 +154,7 @@ public sealed class BreakpointTable
             handle.Activate(1);
             bp.Bindings.Add((module.Path, token, 0, handle));
             if (bp.Column is null && module.Symbols?.GetSourceSpan(token, 0) is { } span)
-                (bp.SourcePath, bp.Line, bp.Column) = (span.SourcePath, span.Line, span.Column);
+                (bp.SourcePath, bp.Line, bp.Column) = (Map.ToLocal(span.SourcePath), span.Line, span.Column);
         }
     }
 

@@ -60,11 +60,17 @@ public sealed partial class DebugSession
         // Caught only by the catch-all of an async method's state machine: unhandled as far as
         // the user's code goes (the task carries it on); stop at the throw, as it happens.
         bool asyncUnhandled = eventType == CatchHandlerFound && IsAsyncCatchAll(handler);
+        if (_engine?.GetThread(threadId) is not { } thread) return false;
+        bool wantsUserUnhandled;
+        lock (_exceptionGate) wantsUserUnhandled = _exceptionFilters.ContainsKey("user-unhandled");
+        bool leavesUserCode = wantsUserUnhandled && eventType == CatchHandlerFound && !asyncUnhandled
+            && LeavesUserCode(threadId, thread, handler);
         string? filterId = eventType switch
         {
-            FirstChance => "all", Unhandled => "user-unhandled", _ => asyncUnhandled ? "user-unhandled" : null,
+            FirstChance => "all", Unhandled => "user-unhandled",
+            _ => asyncUnhandled || leavesUserCode ? "user-unhandled" : null,
         };
-        if (filterId is null || _engine?.GetThread(threadId) is not { } thread) return false;
+        if (filterId is null) return false;
         ExceptionTypeFilter? filter;
         lock (_exceptionGate)
         {
@@ -73,19 +79,43 @@ public sealed partial class DebugSession
             if (filter is null && eventType == Unhandled) filter = _exceptionFilters.GetValueOrDefault("all");
         }
         if (filter is null || thread.GetCurrentException(out var exception) < 0) return false;
+        if (filterId == "user-unhandled" && eventType == CatchHandlerFound && !FirstUserUnhandledStop(exception)) return false;
         string stack = ExceptionDetails.FormatFrames(FrameWalker.Walk(threadId, thread, _modules, 200));
         ExceptionDetails details = ExceptionDetails.Read(exception, stack);
         if (!filter.Matches(details.TypeName)) return false;
-        string breakMode = eventType == Unhandled ? "unhandled" : asyncUnhandled ? "userUnhandled" : "always";
+        bool userUnhandled = asyncUnhandled || leavesUserCode;
+        string breakMode = eventType == Unhandled ? "unhandled" : userUnhandled ? "userUnhandled" : "always";
         lock (_exceptionGate) _currentExceptions[threadId] = (breakMode, details);
         _activeStepper?.Deactivate();
         _activeStepper = null;
         _handles.Clear();
         string what = eventType == Unhandled ? "Unhandled exception"
-            : asyncUnhandled ? "Exception not handled in user code (the async method's task carries it)" : "Exception thrown";
+            : asyncUnhandled ? "Exception not handled in user code (the async method's task carries it)"
+            : leavesUserCode ? "Exception not handled in user code (code without source catches it)" : "Exception thrown";
         SendStopped("exception", threadId, description: $"{what}: {details.TypeName}: {details.Message}",
             text: details.TypeName);
         return true;
+    }
+
+    /// <summary>Just-my-code's user-unhandled: the exception passes through user code (a frame
+    /// with source between the throw and the handler) and is caught by code without source, as
+    /// a web framework catches whatever an endpoint throws and answers 500.</summary>
+    private bool LeavesUserCode(uint threadId, ICorDebugThread thread, ExceptionHandlerSite? handler)
+    {
+        if (handler is null || _modules.Find(handler.ModulePath)?.Symbols is not null) return false;
+        List<FrameInfo> frames = FrameWalker.Walk(threadId, thread, _modules, 400);
+        int catching = frames.FindIndex(f => f.ModulePath == handler.ModulePath && f.MethodToken == handler.MethodToken);
+        return catching > 0 && frames.Take(catching).Any(f => f.Source is not null);
+    }
+
+    private ulong _lastUserUnhandled;
+
+    /// <summary>One user-unhandled stop per exception: the same object rethrown further up
+    /// (an awaiting caller's GetResult, a middleware's rethrow) is not a new one.</summary>
+    private bool FirstUserUnhandledStop(ICorDebugValue exception)
+    {
+        if (exception is not ICorDebugReferenceValue reference || reference.GetValue(out ulong address) < 0) return true;
+        return Interlocked.Exchange(ref _lastUserUnhandled, address) != address;
     }
 
     private bool IsAsyncCatchAll(ExceptionHandlerSite? handler) =>

@@ -11,19 +11,34 @@ public sealed partial class DebugSession
 {
     private ICorDebugStepper? _activeStepper;
 
-    private JsonNode Continue()
+    /// <summary>The one place a stop ends every step: the one we started and any other
+    /// ICorDebug still holds (a step that ended elsewhere, on a breakpoint or a pause).</summary>
+    private void CancelSteppers()
+    {
+        _activeStepper?.Deactivate();
+        _activeStepper = null;
+        try { _engine?.CancelAllSteppers(); }
+        catch (Exception error) when (error is EngineException or System.Runtime.InteropServices.COMException)
+        {
+            SendOutput("console", $"could not cancel the steppers: {error.Message}\n");
+        }
+    }
+
+    private JsonNode Continue(JsonObject arguments)
     {
         DebuggerEngine engine = RequireStopped();
-        Resume(engine);
+        Resume(engine, (uint)(arguments["threadId"]?.GetValue<long>() ?? _stopThreadId));
         return new JsonObject { ["allThreadsContinued"] = true };
     }
 
-    private void Resume(DebuggerEngine engine)
+    /// <summary>Every thread runs on; `continued` names the thread the client resumed (DAP
+    /// requires a real thread id there, not 0).</summary>
+    private void Resume(DebuggerEngine engine, uint threadId)
     {
         _handles.Clear();
         ForgetExceptions();
         // Raised before the process runs, so it can never follow the stop the resume leads to.
-        events.SendEvent("continued", new JsonObject { ["threadId"] = 0, ["allThreadsContinued"] = true });
+        events.SendEvent("continued", new JsonObject { ["threadId"] = (long)threadId, ["allThreadsContinued"] = true });
         engine.Continue();
     }
 
@@ -64,7 +79,7 @@ public sealed partial class DebugSession
             _activeStepper = null;  // the caller is reached through the task's completion, not the stack
         else
             _activeStepper = Stepping.Begin(threadId, thread, kind, _modules);
-        Resume(engine);
+        Resume(engine, threadId);
         return null;
     }
 
@@ -118,8 +133,6 @@ public sealed partial class DebugSession
 
     private bool StopHere(string reason, uint threadId, JsonArray? hitIds = null)
     {
-        _activeStepper?.Deactivate();
-        _activeStepper = null;
         _handles.Clear();
         SendStopped(reason, threadId, hitIds);
         return true;

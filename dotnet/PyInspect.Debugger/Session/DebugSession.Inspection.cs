@@ -68,11 +68,12 @@ public sealed partial class DebugSession
             ["name"] = frame.Name,
             ["line"] = frame.Source?.Line ?? 0,
             ["column"] = frame.Source?.Column ?? 0,
-            ["moduleId"] = frame.ModuleName,
+            ["moduleId"] = frame.ModulePath,  // the id the modules request and `module` events give it
         };
         if (frame.Source is { } source)
         {
-            json["source"] = new JsonObject { ["name"] = Path.GetFileName(source.SourcePath), ["path"] = source.SourcePath };
+            string path = _breakpoints.Map.ToLocal(source.SourcePath);
+            json["source"] = new JsonObject { ["name"] = Path.GetFileName(path), ["path"] = path };
             json["endLine"] = source.EndLine;
             json["endColumn"] = source.EndColumn;
         }
@@ -129,11 +130,34 @@ public sealed partial class DebugSession
         int start = arguments["start"]?.GetValue<int>() ?? 0;
         int? count = arguments["count"]?.GetValue<int>();
         if (start < 0 || count < 0) throw new DapException("'start' and 'count' must not be negative");
+        string? filter = arguments["filter"]?.GetValue<string>();
+        if (filter is not (null or "named" or "indexed"))
+            throw new DapException($"'filter' must be \"named\" or \"indexed\", not \"{filter}\"");
         ChildSource children = source is FrameScope scope ? new ListChildren(ScopeVariables(scope, hex)) : (ChildSource)source;
-        var views = children is ObjectChildren members
-            ? ObjectMembers(members, start, count, hex)
-            : ChildReader.Read(children, start, count, hex);
+        var views = Filtered(children, filter, start, count, hex);
         return new JsonObject { ["variables"] = new JsonArray([.. views.Select(VariableJson)]) };
+    }
+
+    /// <summary>DAP's `filter`: VS Code asks a variable with both counts twice, once for its
+    /// named and once for its indexed children; each must answer only its own kind, or every
+    /// element shows twice. Elements of arrays and collections are indexed, the rest named.</summary>
+    private IReadOnlyList<VariableView> Filtered(ChildSource children, string? filter, int start, int? count, bool hex)
+    {
+        switch (children, filter)
+        {
+            case (ArrayChildren, "named"):
+            case (ObjectChildren or ListChildren, "indexed"):
+                return [];
+            case (CollectionChildren collection, "named"):
+                return start > 0 ? [] : ChildReader.Read(collection, collection.Count, 1, hex);  // its Raw View
+            case (CollectionChildren collection, "indexed"):
+                int take = Math.Min(count is > 0 ? count.Value : VariableReader.DefaultPageSize, collection.Count - start);
+                return take <= 0 ? [] : ChildReader.Read(collection, start, take, hex);
+            case (ObjectChildren members, _):
+                return ObjectMembers(members, start, count, hex);
+            default:
+                return ChildReader.Read(children, start, count, hex);
+        }
     }
 
     private JsonObject VariableJson(VariableView view)

@@ -27,6 +27,7 @@ public sealed partial class DebugSession
             arguments["cwd"]?.GetValue<string>(),
             arguments["env"]?.AsObject().ToDictionary(p => p.Key, p => p.Value?.ToString() ?? "") ?? []);
         _stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
+        _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
         LaunchedProgram launched = ProcessLauncher.Start(request, text => SendOutput("stdout", text), text => SendOutput("stderr", text));
         _launched = launched;
         _programPath = Path.GetFullPath(program, request.Cwd ?? Environment.CurrentDirectory);
@@ -52,14 +53,37 @@ public sealed partial class DebugSession
     private JsonNode? Attach(JsonObject arguments)
     {
         if (_engine is not null) throw new DapException("already debugging a process");
-        int processId = RequiredInt(arguments, "processId");
+        int processId = ProcessIdArgument(arguments);
+        _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
         if (!File.Exists($"/proc/{processId}/maps")) throw new DapException($"no process with id {processId}");
         DebuggerEngine engine = DebuggerEngine.Attach(processId, this);
         _engine = engine;
         // One brief stop while attaching: the threads that already run, and their names.
         engine.WhileStopped(() => { RememberThreadNames(engine); return 0; });
         _configured = true;
+        events.SendEvent("process", new JsonObject
+        {
+            ["name"] = ProcessName(processId), ["systemProcessId"] = processId,
+            ["isLocalProcess"] = true, ["startMethod"] = "attach",
+        });
         return null;
+    }
+
+    private static string ProcessName(int processId)
+    {
+        try { return Process.GetProcessById(processId).ProcessName; }
+        catch (Exception error) when (error is ArgumentException or InvalidOperationException) { return $"process {processId}"; }
+    }
+
+    /// <summary>A number, or a string holding one: VS Code's `${command:pickProcess}` sends a string.</summary>
+    private static int ProcessIdArgument(JsonObject arguments)
+    {
+        JsonNode given = arguments["processId"] ?? throw new DapException("attach needs 'processId'");
+        if (given is JsonValue value && value.TryGetValue(out int number)) return number;
+        if (given is JsonValue text && text.TryGetValue(out string? digits)
+            && int.TryParse(digits.Trim(), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int parsed))
+            return parsed;
+        throw new DapException($"'processId' must be a process id (a number, or a string of digits), not {given.ToJsonString()}");
     }
 
     /// <summary>After launch: the debuggee is held before Main; breakpoints are bound; let it run.</summary>
@@ -82,31 +106,57 @@ public sealed partial class DebugSession
         return breakpoint;
     }
 
+    /// <summary>Detach (the default after attach) or terminate (after launch). The process is
+    /// never left stopped: the engine's detach resumes it whatever fails.</summary>
     private JsonNode? Disconnect(JsonObject arguments)
     {
-        if (_engine is null) return null;
+        if (_engine is not { } engine) return null;
         bool terminate = arguments["terminateDebuggee"]?.GetValue<bool>() ?? _launched is not null;
-        _handles.Clear();
-        if (terminate && !_engine.HasExited) KillDebuggee();
-        else _engine.Detach();
-        _engine = null;
+        ForgetControlState(engine);
+        try
+        {
+            if (terminate && !engine.HasExited) TerminateDebuggee(engine).Wait(ProcessSignals.Grace * 2);
+            else engine.Detach();
+        }
+        finally { _engine = null; }
         return null;
     }
 
+    /// <summary>Answered at once: SIGTERM now, SIGKILL after a short grace; `exited` and
+    /// `terminated` follow when the process has gone.</summary>
     private JsonNode? Terminate()
     {
-        RequireEngine();
-        KillDebuggee();
+        DebuggerEngine engine = RequireEngine();
+        ForgetControlState(engine);
+        _ = TerminateDebuggee(engine);
         return null;
     }
 
-    /// <summary>Terminate through ICorDebug; a launched process that lingers is killed.</summary>
-    private void KillDebuggee()
+    private void ForgetControlState(DebuggerEngine engine)
     {
-        try { _engine?.Terminate(); }
-        catch (EngineException) { }
-        if (_launched?.Waiter is { } waiter && !waiter.WaitForExit(3000))
-            try { waiter.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+        try { engine.WhileStopped(() => { ForgetSteps(); return 0; }); }
+        catch (Exception error) when (error is EngineException or System.Runtime.InteropServices.COMException)
+        {
+            ForgetSteps();  // the engine deactivates what these held anyway
+        }
+    }
+
+    private void ForgetSteps()
+    {
+        _handles.Clear();
+        _activeStepper = null;
+        _entryBreakpoint = null;
+        EndAsyncStep();
+        EndAsyncStepOut();
+    }
+
+    /// <summary>Breakpoints, steppers and exception stops let go (its shutdown must not stop on
+    /// them), the process running, then signalled.</summary>
+    private Task TerminateDebuggee(DebuggerEngine engine)
+    {
+        try { engine.Release(); }
+        catch (EngineException error) { SendOutput("console", $"terminate: {error.Message}\n"); }
+        return ProcessSignals.TerminateAsync(engine.ProcessId, _launched?.Waiter);
     }
 
     void IEngineListener.ProcessExited()

@@ -33,7 +33,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 "exceptionInfo" => ExceptionInfo(arguments),
                 "threads" => Threads(),
                 "pause" => Pause(),
-                "continue" => Continue(),
+                "continue" => Continue(arguments),
                 "next" => Step(arguments, StepKind.Over),
                 "stepIn" => Step(arguments, StepKind.In),
                 "stepOut" => Step(arguments, StepKind.Out),
@@ -118,6 +118,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
         if (description is not null) body["description"] = description;
         if (text is not null) body["text"] = text;
         _stopThreadId = threadId;
+        CancelSteppers();
         EndAsyncStep();  // whatever stopped, a step over or out of an await is no longer waiting
         EndAsyncStepOut();
         events.SendEvent("stopped", body);

@@ -97,13 +97,21 @@ public sealed partial class ModuleSymbols : IDisposable
             .ToArray();
     }
 
-    /// <summary>The PDB document for a path: exact (case-sensitive) match, else a unique file-name match.</summary>
+    /// <summary>
+    /// The PDB document for a path: the same path once both are normalised (slashes, `..`).
+    /// Only where a path cannot be compared whole does the file name decide, and then only a
+    /// unique one: a relative request path, or a deterministic build's `/_/...` document.
+    /// An absolute path elsewhere (`/elsewhere/Program.cs`) is another file.
+    /// </summary>
     private string? FindDocument(string sourcePath)
     {
-        if (_pointsByDocument.ContainsKey(sourcePath))
-            return sourcePath;
-        string name = Path.GetFileName(sourcePath.Replace('\\', '/'));
+        string wanted = Session.SourceFileMap.Normalize(sourcePath);
+        foreach (var document in _pointsByDocument.Keys)
+            if (Session.SourceFileMap.Normalize(document) == wanted) return document;
+        bool relative = !wanted.StartsWith('/') && !(wanted.Length > 2 && wanted[1] == ':');
+        string name = Path.GetFileName(wanted);
         var matches = _pointsByDocument.Keys
+            .Where(d => relative || d.Replace('\\', '/').StartsWith("/_/", StringComparison.Ordinal))
             .Where(d => Path.GetFileName(d.Replace('\\', '/')) == name).ToList();
         return matches.Count == 1 ? matches[0] : null;
     }

@@ -29,7 +29,7 @@ def test_a_breakpoint_stops_on_its_line_with_the_whole_call_chain() -> None:
                              "AdapterSample.Chain.Outer()", "AdapterSample.Program.Main()"]
         assert [f["line"] for f in frames[:4]] == [marker_line(TARGET, m) for m in ("inner", "middle", "outer", "call")]
         assert frames[0]["source"]["path"].endswith("AdapterSample/Program.cs")
-        assert frames[0]["moduleId"] == "AdapterSample.dll"
+        assert frames[0]["moduleId"] == str(target_dll(TARGET)), "moduleId is the id `modules` gives the module: its path"
         assert body["totalFrames"] == len(frames)
 
         page = ok(peer.request("stackTrace", {"threadId": stopped["threadId"], "startFrame": 1, "levels": 2}))
