@@ -58,7 +58,7 @@ public sealed record GroupingValue(object? Key, SequenceValue Items) : IComputed
 public sealed record AnonymousValue(IReadOnlyList<KeyValuePair<string, object?>> Members) : IComputedValue;
 
 /// <summary>Why an expression could not be evaluated; the message goes to the client.</summary>
-public sealed class EvalException(string message) : Exception(message);
+public class EvalException(string message) : Exception(message);
 
 public static class EvalValues
 {

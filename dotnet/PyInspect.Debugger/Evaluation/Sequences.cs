@@ -11,12 +11,20 @@ namespace PyInspect.Debugger.Evaluation;
 public static class Sequences
 {
     /// <summary>The items of an enumerable value, each counted against the context's budget.</summary>
+    /// <summary>Only elements read from the debuggee count: a sequence LINQ already computed here
+    /// was counted when its source was read (Where(...).Count() counts each source element once).</summary>
     public static IEnumerable<object?> Enumerate(Interpreter interpreter, object? source, string sourceText)
     {
-        EvalContext context = interpreter.Context;
-        foreach (object? item in Items(interpreter, source, sourceText))
+        IEnumerable<object?> items = Items(interpreter, source, sourceText);
+        return Interpreter.Local(source) is RemoteValue ? Counted(interpreter.Context, items, sourceText) : items;
+    }
+
+    private static IEnumerable<object?> Counted(EvalContext context, IEnumerable<object?> items, string sourceText)
+    {
+        int read = 0;
+        foreach (object? item in items)
         {
-            context.CountItem();
+            context.CountItem(sourceText, read++);
             yield return item;
         }
     }

@@ -118,6 +118,9 @@ public class Program
         int[] many = Enumerable.Range(0, 150_000).ToArray();
         var manyOrders = Enumerable.Range(0, 20_000).Select(i => new Order { Id = i, Total = i % 500 }).ToList();
         Config.MaxItems += counter;
+        List<int> million = Enumerable.Range(0, 1_000_000).ToList();
+        var bulkOrders = Enumerable.Range(0, 10_000).Select(i => new Order { Id = i, Total = i / 3m + 0.01m * (i % 997) }).ToList();
+        string probe = truthPath + ".probe";
         var truth = new Dictionary<string, object?>
         {
             ["bigTotal"] = orders.Where(o => o.Total > 100).Sum(o => o.Total),
@@ -130,9 +133,18 @@ public class Program
             ["concat"] = text + count + flag,
             ["withTax"] = orders[1].WithTax(0.1m),
             ["names"] = string.Join(",", orders.OrderByDescending(o => o.Total).Select(o => o.Id)),
+            ["bulkSum"] = bulkOrders.Sum(o => o.Total).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["bulkAverage"] = bulkOrders.Average(o => o.Total).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["millionCount"] = million.Where(x => x > 49990).Count(),
         };
         File.WriteAllText(truthPath, JsonSerializer.Serialize(truth));
         Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {cells} {many.Length} {manyOrders.Count} {instanceField} {Title} {counter}"); // @bp eval
+        // The program's own account of its state once resumed: what evaluations changed.
+        File.WriteAllText(truthPath + ".after", JsonSerializer.Serialize(new Dictionary<string, object?>
+        {
+            ["orders"] = orders.Count, ["firstId"] = orders[0].Id, ["reads"] = Order.Reads,
+            ["probeExists"] = File.Exists(probe), ["million"] = million.Count, ["bulkOrders"] = bulkOrders.Count,
+        }));
     }
 
     private static void Loop(int rounds)
