@@ -1,5 +1,5 @@
 // LINQ operators as agents write them, run in the adapter: the source is enumerated here
-// (Sequences), each lambda body evaluated here per element, within the item and time
+// (Sequences), each lambda compiled once and run here per element, within the item and time
 // budgets of the context. Lazy where LINQ is (Any/First stop at the first match).
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -51,7 +51,8 @@ public static class Linq
         Func<object?, int, object?>? lambda = arguments.Count > 0 && arguments[0].Expression is LambdaExpressionSyntax l
             ? Lambda(interpreter, l) : null;
         object? Argument(int i) => Interpreter.Local(interpreter.Eval(arguments[i].Expression));
-        bool Test(object? item, int index) => Evaluation.Operators.Truth(Interpreter.Local(lambda!(item, index)), arguments[0].ToString());
+        string lambdaText = arguments.Count > 0 ? arguments[0].ToString() : "";  // once: Roslyn builds it on every call
+        bool Test(object? item, int index) => Evaluation.Operators.Truth(Interpreter.Local(lambda!(item, index)), lambdaText);
         IEnumerable<object?> Filtered() => lambda is null ? items : items.Where((item, i) => Test(item, i));
         IEnumerable<object?> Projected() => lambda is null ? items.Select(Interpreter.Local) : items.Select((item, i) => Interpreter.Local(lambda(item, i)));
 
@@ -118,25 +119,9 @@ public static class Linq
 
     private static SequenceValue Sequence(IEnumerable<object?> items, string elementType) => new(items.ToList(), elementType);
 
-    /// <summary>A lambda `x => body` or `(x, i) => body`, its parameters bound in a scope while the body runs.</summary>
-    private static Func<object?, int, object?> Lambda(Interpreter interpreter, LambdaExpressionSyntax lambda)
-    {
-        string[] parameters = lambda switch
-        {
-            SimpleLambdaExpressionSyntax simple => [simple.Parameter.Identifier.ValueText],
-            ParenthesizedLambdaExpressionSyntax p => [.. p.ParameterList.Parameters.Select(x => x.Identifier.ValueText)],
-            _ => [],
-        };
-        if (lambda.ExpressionBody is not { } body)
-            throw new EvalException($"'{lambda}': only expression-bodied lambdas are supported");
-        return (item, index) =>
-        {
-            var scope = new Dictionary<string, object?>(StringComparer.Ordinal);
-            if (parameters.Length > 0) scope[parameters[0]] = item;
-            if (parameters.Length > 1) scope[parameters[1]] = index;
-            return interpreter.Context.WithScope(scope, () => interpreter.Eval(body));
-        };
-    }
+    /// <summary>A lambda compiled once for the whole enumeration (CompiledLambda).</summary>
+    private static Func<object?, int, object?> Lambda(Interpreter interpreter, LambdaExpressionSyntax lambda) =>
+        CompiledLambda.Compile(interpreter, lambda);
 
     /// <summary>Groups in the order their keys first appear, as Enumerable.GroupBy yields them.</summary>
     private static SequenceValue GroupBy(IEnumerable<object?> items, Func<object?, int, object?> key, string elementType)

@@ -34,6 +34,7 @@ public class Order
     public int Throws => throw new InvalidOperationException("no label here");
     public int Forever { get { while (true) { Thread.SpinWait(100); } } }
     public decimal WithTax(decimal rate) => Total * (1 + rate);
+    public decimal TotalByGetter => Total;  // the same value, but a getter only func-eval runs
     public int Add(int a, int b) => a + b + Id;
     public string Describe(string prefix) => prefix + Id;
     public override string ToString() => $"Order {Id}";
@@ -45,6 +46,7 @@ public static class Config
     public const string Name = "eval";
     public static string Greeting { get; } = "hi";
     public static int Twice(int x) => 2 * x;
+    public static bool Above(int x, int limit) => x > limit;
     public static T Echo<T>(T value) => value;
     public static T FirstOf<T>(List<T> items) => items[0];
 }
