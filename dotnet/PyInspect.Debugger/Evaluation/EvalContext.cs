@@ -182,6 +182,15 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
         if (refreshFrame?.Invoke() is { } fresh) Frame = fresh;
     }
 
+    /// <summary>`count` elements of a source read in one block: refused whole if they exceed the item budget.</summary>
+    public void CountItems(string source, int count)
+    {
+        if ((long)ItemsVisited + count > ItemBudget)
+            throw new EvalException($"stopped at element {Math.Max(0, ItemBudget - ItemsVisited)} of the source of '{source}' ({ItemsVisited} elements read "
+                + $"before it, {count} in it): the item budget of {ItemBudget} is used up (pass a larger itemBudget)");
+        ItemsVisited += count;
+    }
+
     /// <summary>Throws when LINQ has used up its item or time budget, saying which and how far it got
     /// (`read` elements of `source` so far, ItemsVisited in the whole evaluation).</summary>
     public void CountItem(string source, int read)

@@ -44,6 +44,9 @@ public static class Linq
         IReadOnlyList<TypeSyntax> typeArguments, string text)
     {
         EvalContext context = interpreter.Context;
+        if (arguments.Count == 0 && name is "Count" && Interpreter.Local(receiver) is SequenceValue computed) return computed.Items.Count;
+        if (TypedLinq.TryApply(interpreter, receiver, name, arguments, text, (values, op) => Aggregate(values, op, text)) is { } typed)
+            return typed;
         string elementType = Sequences.ElementTypeName(receiver);
         IEnumerable<object?> items = Sequences.Enumerate(interpreter, receiver, text);
         if (name is "OfType" or "Cast")
@@ -172,6 +175,16 @@ public static class Linq
 
     /// <summary>Enumerable.Sum as .NET computes it: the overload the element type picks (small
     /// integers as int, uint as long), int and long checked, float summed in double.</summary>
+    /// <summary>Sum, Average, Min or Max of values projected elsewhere (TypedLinq), with .NET's semantics.</summary>
+    private static object? Aggregate(IReadOnlyList<object?> values, string name, string text) => name switch
+    {
+        "Sum" => Sum([.. values], text),
+        "Average" => Average([.. values], text),
+        "Min" => Extreme([.. values], SyntaxKind.LessThanExpression, text),
+        "Max" => Extreme([.. values], SyntaxKind.GreaterThanExpression, text),
+        _ => throw new EvalException($"'{name}' is not supported in the adapter's LINQ"),
+    };
+
     private static object? Sum(List<object?> values, string text)
     {
         var present = values.Where(v => v is not null).ToList();

@@ -115,7 +115,8 @@ public static class Sequences
                 foreach (object? number in PrimitiveBlocks(read, held, elementType, size, start, end)) yield return number;
                 yield break;
             }
-            if (elementType is CorElementType.Class or CorElementType.Object or CorElementType.String or CorElementType.SzArray or CorElementType.Array)
+            if (elementType is CorElementType.Class or CorElementType.Object or CorElementType.String or CorElementType.SzArray or CorElementType.Array
+                && start < end && SlotOf(array, start) is not null)
             {
                 // References read a block at a time; each element's ICorDebugValue is made only if used.
                 foreach (var (index, address) in ReferenceBlocks(read, held, start, end))
@@ -154,6 +155,11 @@ public static class Sequences
             for (int i = 0; i < n; i++) yield return EvalValues.FromBytes(elementType, block.AsSpan(i * size, size));
         }
     }
+
+    /// <summary>Where an element's reference is stored, when ICorDebug says (else the per-element path is used).</summary>
+    private static ulong? SlotOf(ICorDebugArrayValue array, int index) =>
+        array.GetElementAtPosition((uint)index, out var element) >= 0 && element is ICorDebugReferenceValue
+            && element.GetAddress(out ulong slot) >= 0 && slot != 0 ? slot : null;
 
     /// <summary>Object references [start, end) read 64 KB at a time, with each block's first one
     /// checked against what ICorDebug reads for that element.</summary>
