@@ -48,7 +48,7 @@ public static class TypedLinq
         {
             switch (name)
             {
-                case "Where": return new SequenceValue(new BoxedList<T>(Array.FindAll(items, x => test(x))), Display.LocalTypeName(default(T)));
+                case "Where": return new SequenceValue(new BoxedList<T>(Kept(items, test)), Display.LocalTypeName(default(T)));
                 case "Count": return items.Count(test);
                 case "LongCount": return items.LongCount(test);
                 case "Any": return items.Any(test);
@@ -59,6 +59,16 @@ public static class TypedLinq
             throw new EvalException($"cannot evaluate '{text}': the lambda must answer a bool");
         var projected = new BoxedList<R>(Array.ConvertAll(items, x => lambda(x)));
         return name == "Select" ? new SequenceValue(projected, Display.LocalTypeName(default(R))) : aggregate(projected, name);
+    }
+
+    private static T[] Kept<T>(T[] items, Func<T, bool> test)
+    {
+        var kept = new T[items.Length];
+        int count = 0;
+        foreach (T item in items)
+            if (test(item)) kept[count++] = item;
+        Array.Resize(ref kept, count);
+        return kept;
     }
 
     /// <summary>The elements of an array or List of a primitive type, read from memory in one go; null otherwise.</summary>
@@ -80,9 +90,15 @@ public static class TypedLinq
         if (items is null || total == 0) return items;
         if (array.GetElementAtPosition(0, out var first) < 0 || first.GetAddress(out ulong address) < 0 || address == 0) return null;
         int size = Buffer.ByteLength(items) / total;
-        var bytes = new byte[total * size];
-        if (read(address, bytes) < bytes.Length) return null;
-        Buffer.BlockCopy(bytes, 0, items, 0, bytes.Length);
+        // 256 KB at a time: the debugger's memory reads slow down on very large requests.
+        var chunk = new byte[Math.Min(262144, total * size)];
+        for (int done = 0; done < total * size; done += chunk.Length)
+        {
+            int n = Math.Min(chunk.Length, total * size - done);
+            byte[] part = n == chunk.Length ? chunk : new byte[n];
+            if (read(address + (ulong)done, part) < n) return null;
+            Buffer.BlockCopy(part, 0, items, done, n);
+        }
         return items;
     }
 
