@@ -11,6 +11,12 @@ frames, and `variables` of a 200-field object. Prints p50/p95 of each against it
 Expression evaluation (EvalSample stopped at its `eval` marker, E evaluations of each after
 a warm-up): a field path read straight from the debuggee, a property getter and a method
 call run by func-eval, and a LINQ count with a lambda run in the adapter.
+
+Memory against func-eval, side by side: LINQ over a List<int> of 1,000,000 and a decimal
+auto-property summed over 10,000 orders, read from memory (noSideEffects), beside the same
+computation with a func-eval per element (a static method, a computed getter). Func-eval
+per element is timed over the first SAMPLE elements and scaled to the whole collection
+(running it over a million would take many minutes); the ratio is printed.
 """
 
 from __future__ import annotations
@@ -114,9 +120,53 @@ def evaluate_latencies(evaluations: int) -> dict[str, tuple[list[float], float |
     return results
 
 
+SAMPLE = 200
+SIDE_BY_SIDE = {
+    # name: (from memory, its answer, target ms, by func-eval per element over SAMPLE elements, elements in all)
+    "Where(x > 49990).Count() over 1,000,000 ints": (
+        "million.Where(x => x > 49990).Count()", "950009", 50.0,
+        f"million.Take({SAMPLE}).Where(x => Config.Above(x, 49990)).Count()", 1_000_000),
+    "Sum(o => o.Total) over 10,000 orders (decimal)": (
+        "bulkOrders.Sum(o => o.Total)", None, 50.0, f"bulkOrders.Take({SAMPLE}).Sum(o => o.TotalByGetter)", 10_000),
+}
+
+
+def memory_against_funceval(runs: int) -> None:
+    """p50 of each expression read from memory, beside func-eval per element (scaled)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        peer = WirePeer()
+        try:
+            ok(peer.request("initialize", {"adapterID": "coreclr"}))
+            ok(peer.request("launch", {"program": str(target_dll(EVAL_TARGET)), "args": [str(Path(tmp) / "truth.json")]},
+                            timeout=30))
+            set_breakpoints(peer, EVAL_TARGET, ["eval"])
+            ok(peer.request("configurationDone"))
+            thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+            frame = ok(peer.request("stackTrace", {"threadId": thread}))["stackFrames"][0]["id"]
+
+            def run(expression: str, **extra: object) -> tuple[str, float]:
+                arguments = {"expression": expression, "frameId": frame, "context": "repl", **extra}
+                body, ms = timed(lambda: ok(peer.request("evaluate", arguments, timeout=600)))
+                return str(body["result"]), ms
+
+            print(f"\n{'from memory vs func-eval per element':48} {'memory p50':>11} {'func-eval':>11} {'ratio':>8}  target")
+            for name, (expression, expected, target, by_calls, count) in SIDE_BY_SIDE.items():
+                answer, _ = run(expression, noSideEffects=True)
+                assert expected is None or answer == expected, (name, answer)
+                memory = percentile([run(expression, noSideEffects=True)[1] for _ in range(runs)], 0.5)
+                run(by_calls)
+                calls = percentile([run(by_calls)[1] for _ in range(3)], 0.5) * count / SAMPLE
+                verdict = f"< {target:.0f} ms: " + ("met" if memory < target else "MISSED")
+                print(f"{name:48} {memory:9.1f}ms {calls:9.0f}ms {calls / memory:7.0f}x  {verdict} (answer {answer})")
+        finally:
+            peer.close()
+
+
 def report(results: dict[str, tuple[list[float], float | None]]) -> None:
     print(f"{'measure':34} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9}  target")
     for name, (samples, target) in results.items():
+        if not samples:
+            continue
         verdict = "-" if target is None else (f"p50 < {target:.0f} ms: " + ("met" if percentile(samples, 0.5) < target else "MISSED"))
         print(f"{name:34} {len(samples):4d} {percentile(samples, 0.5):9.2f} {percentile(samples, 0.95):9.2f} "
               f"{statistics.fmean(samples):9.2f}  {verdict}")
@@ -127,6 +177,7 @@ def main() -> None:
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--hits", type=int, default=20)
     parser.add_argument("--evals", type=int, default=200, help="evaluations of each expression (0 skips them)")
+    parser.add_argument("--bulk-runs", type=int, default=10, help="runs of each memory-vs-func-eval measure (0 skips them)")
     options = parser.parse_args()
     targets = {"launch to first breakpoint": None, "breakpoint hit to stopped event": 50.0,
                "stackTrace (51 frames)": 20.0, "variables (200 fields)": 20.0}
@@ -138,6 +189,8 @@ def main() -> None:
     if options.evals > 0:
         measured.update(evaluate_latencies(options.evals))
     report(measured)
+    if options.bulk_runs > 0:
+        memory_against_funceval(options.bulk_runs)
 
 
 if __name__ == "__main__":

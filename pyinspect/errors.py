@@ -26,6 +26,7 @@ with context (pid, address, command, seq) attached.
         ├── UnknownThreadError / UnknownFrameError / UnknownBreakpointError
         ├── VariableUnavailableError
         ├── EvaluationError
+        │   └── EvaluationNeedsCallError   read-only, but the expression needs a func-eval
         ├── NotCollectionError
         └── DepthExceededError
 """
@@ -43,6 +44,7 @@ __all__ = [
     "DumpError",
     "ErrorCode",
     "EvaluationError",
+    "EvaluationNeedsCallError",
     "HeapError",
     "HeapReadError",
     "InvalidParameterError",
@@ -86,6 +88,7 @@ class ErrorCode(StrEnum):
     INVALID_REFERENCE = "INVALID_REFERENCE"
     VARIABLE_UNAVAILABLE = "VARIABLE_UNAVAILABLE"
     EVAL_EXCEPTION = "EVAL_EXCEPTION"
+    EVALUATION_NEEDS_CALL = "EVALUATION_NEEDS_CALL"
     NOT_COLLECTION = "NOT_COLLECTION"
     DEPTH_EXCEEDED = "DEPTH_EXCEEDED"
 
@@ -201,6 +204,13 @@ class EvaluationError(SessionError):
     def __init__(self, message: str, *, exception_type: str | None = None, **context: Any) -> None:
         super().__init__(message, **context)
         self.exception_type = exception_type
+
+
+class EvaluationNeedsCallError(EvaluationError):
+    """A read-only evaluation would have to run debuggee code (a method, a computed getter);
+    ``call`` names it. evaluate_with_calls (or ``allow_calls=True``) runs it."""
+
+    code = ErrorCode.EVALUATION_NEEDS_CALL
 
 
 class NotCollectionError(SessionError):

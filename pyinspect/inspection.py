@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pyinspect.errors import (
     EvaluationError,
+    EvaluationNeedsCallError,
     InvalidParameterError,
     NotPausedError,
     PyInspectError,
@@ -241,24 +242,38 @@ class Inspector:
 
     # ---- evaluation ----------------------------------------------------------------
 
-    def _evaluate_raw(self, expression: str, thread_id: int | None, frame_index: int) -> dict[str, Any]:
+    def _evaluate_raw(self, expression: str, thread_id: int | None, frame_index: int,
+                      allow_calls: bool = False) -> dict[str, Any]:
         if not expression.strip():
             raise InvalidParameterError("expression must not be empty")
         thread = self.thread_or_current(thread_id)
         frame = self.frame_id(thread, frame_index)
         client = self._session.client
         try:
-            # The tools that read through evaluate are read-only: assignments are refused.
-            return self._cached(("eval", expression, frame), lambda: client.evaluate(expression, frame, read_only=True))
+            if not allow_calls:
+                # Read-only: the adapter runs no debuggee code and assigns nothing, so the
+                # answer holds until the process resumes or something writes (note_change).
+                return self._cached(("eval", expression, frame), lambda: client.evaluate(expression, frame, read_only=True))
+            return self._evaluate_with_calls(expression, frame)
         except RequestFailedError as exc:
-            found = re.search(r"\b((?:System\.)?\w*Exception)\b", exc.message)
-            raise EvaluationError(exc.message, exception_type=found.group(1) if found else None,
-                                  expression=expression) from exc
+            raise _evaluation_error(exc, expression) from exc
 
-    def evaluate(self, expression: str, thread_id: int | None, frame_index: int, fmt: str) -> EvaluateAnswer:
+    def _evaluate_with_calls(self, expression: str, frame: int) -> dict[str, Any]:
+        """Never cached, and whatever it ran may have changed the program: every cached read
+        of this stop is dropped afterwards (the session's epoch moves on)."""
+        try:
+            with translate_errors():
+                return self._session.client.evaluate(expression, frame, context="repl")
+        finally:
+            self._session.note_change()
+
+    def evaluate(self, expression: str, thread_id: int | None, frame_index: int, fmt: str,
+                 allow_calls: bool = False) -> EvaluateAnswer:
+        """allow_calls=False (read-only): an expression that needs debuggee code raises
+        EvaluationNeedsCallError naming the call; True runs it (func-eval) and may change the program."""
         if fmt not in ("default", "hex", "binary"):
             raise InvalidParameterError(f"format must be default, hex or binary, not {fmt!r}")
-        body = self._evaluate_raw(expression, thread_id, frame_index)
+        body = self._evaluate_raw(expression, thread_id, frame_index, allow_calls)
         type_name = str(body.get("type") or "")
         return EvaluateAnswer(result=format_number(str(body.get("result", "")), type_name, fmt),
                               type=type_name, has_children=int(body.get("variablesReference") or 0) > 0)
@@ -288,6 +303,21 @@ class Inspector:
                              address=None if is_null else address, is_null=is_null,
                              is_value_type=not is_null and address is None,
                              variables_reference=int(body.get("variablesReference") or 0))
+
+
+_NEEDS_CALL = "needs a call into the debuggee (func-eval): "
+
+
+def _evaluation_error(exc: RequestFailedError, expression: str) -> EvaluationError:
+    """The adapter's refusal to run code on the read-only path becomes EVALUATION_NEEDS_CALL."""
+    if _NEEDS_CALL in exc.message:
+        call = exc.message.split(_NEEDS_CALL, 1)[1].split(";", 1)[0]
+        return EvaluationNeedsCallError(
+            f"evaluating {expression!r} needs a call into the debuggee: {call} (func-eval, which may change "
+            "the program). evaluate is read-only and runs no debuggee code; to run it, use the "
+            "evaluate_with_calls tool (allow_calls=True in Python).", expression=expression, call=call)
+    found = re.search(r"\b((?:System\.)?\w*Exception)\b", exc.message)
+    return EvaluationError(exc.message, exception_type=found.group(1) if found else None, expression=expression)
 
 
 def _module(raw: dict[str, Any]) -> str | None:

@@ -1,5 +1,7 @@
 """The seed inspection tools of contracts/inspection.md: threads_list, stacktrace_get,
-variables_get, evaluate. All read-only; all but threads_list need a paused process."""
+variables_get, evaluate (read-only: memory reads only) and evaluate_with_calls (runs
+debuggee code, destructive). All but evaluate_with_calls are read-only; all but threads_list
+need a paused process."""
 
 from __future__ import annotations
 
@@ -52,10 +54,22 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
 
     def evaluate(expression: Expression, thread_id: ThreadId = None, frame_index: FrameIndex = 0,
                  format: Format = "default") -> EvaluateAnswer:
-        """Evaluate a C# expression (names, member access, indexers) in a frame of a paused
-        thread: values not directly listed by variables_get, or a hypothesis to test.
-        format hex/binary renders integers. Errors: {"error": true, "message", "type"}."""
+        """Evaluate a C# expression in a frame of a paused thread, read-only: fields,
+        auto-properties, elements, Count/Length, operators, LINQ with lambdas, all read from
+        memory; no debuggee code runs and nothing is assigned. An expression that needs a
+        method or computed getter answers EVALUATION_NEEDS_CALL naming the call: run it with
+        evaluate_with_calls. format hex/binary renders integers.
+        Errors: {"error": true, "message", "type", "code"}."""
         return get_session().inspector.evaluate(expression, thread_id, frame_index, format)
+
+    def evaluate_with_calls(expression: Expression, thread_id: ThreadId = None, frame_index: FrameIndex = 0,
+                            format: Format = "default") -> EvaluateAnswer:
+        """Evaluate a C# expression that may run code in the paused debuggee (func-eval):
+        methods, computed getters, constructors, assignments. It can change the program
+        (e.g. list.RemoveAt(0), File.WriteAllText), so use evaluate first and this only when
+        evaluate answers EVALUATION_NEEDS_CALL and running the call is acceptable. Reads
+        cached before it are dropped. Errors: {"error": true, "message", "type", "code"}."""
+        return get_session().inspector.evaluate(expression, thread_id, frame_index, format, allow_calls=True)
 
     for tool, output, title in ((threads_list, ThreadsAnswer, "List Threads"),
                                 (stacktrace_get, StackTraceAnswer, "Get Stack Trace"),
@@ -63,3 +77,5 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         add_tool(mcp, tool, output, read_only=True, title=title)
     add_tool(mcp, evaluate, EvaluateAnswer, read_only=True, error_shape=evaluate_error_answer,
              title="Evaluate Expression")
+    add_tool(mcp, evaluate_with_calls, EvaluateAnswer, read_only=False, destructive=True,
+             error_shape=evaluate_error_answer, title="Evaluate Expression, Running Debuggee Code")

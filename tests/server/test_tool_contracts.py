@@ -27,7 +27,7 @@ pytestmark = pytest.mark.asyncio
 READ_ONLY = {"debug_state", "debug_wait", "breakpoint_list", "threads_list", "stacktrace_get", "variables_get",
              "evaluate", "object_inspect", "object_summarize", "collection_analyze", "process_list"}
 CHANGING = {"debug_launch", "debug_attach", "debug_disconnect", "debug_continue", "debug_pause", "debug_step",
-            "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception"}
+            "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception", "evaluate_with_calls"}
 CONTRACT_TITLES = {"object_inspect": "Inspect Object", "object_summarize": "Summarize Object",
                    "collection_analyze": "Analyze Collection"}
 
@@ -48,7 +48,7 @@ async def test_every_tool_is_titled_annotated_and_says_when_to_use_it(client: Cl
         assert hints is not None and tool.title and tool.output_schema, name
         assert hints.read_only_hint is (name in READ_ONLY), name
         assert hints.idempotent_hint is (name in READ_ONLY), name
-        assert hints.destructive_hint is (name in ("debug_launch", "debug_disconnect")), name
+        assert hints.destructive_hint is (name in ("debug_launch", "debug_disconnect", "evaluate_with_calls")), name
         assert hints.open_world_hint is False, name
         assert tool.description and len(tool.description) > 60, name
         for parameter, schema in tool.input_schema.get("properties", {}).items():

@@ -19,7 +19,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     /// <summary>The exception in flight on the thread (`$exception`), if any.</summary>
     public Func<ICorDebugValue?>? CurrentException { get; init; }
 
-    public const int DefaultItemBudget = 1_000_000;
+    public const int DefaultItemBudget = 10_000_000;
     public static readonly TimeSpan DefaultTimeBudget = TimeSpan.FromSeconds(10);
 
     /// <summary>Elements LINQ enumerates before giving up (reported in the error).</summary>
@@ -30,6 +30,10 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 
     /// <summary>False where evaluation must not change the program (hovers, read-only tools): assignments are refused.</summary>
     public bool AllowAssignments { get; init; } = true;
+
+    /// <summary>True where the caller asked for no side effects (DAP noSideEffects, pyinspect's
+    /// read-only tools): no debuggee code runs, so every call is refused by name (Calls is null then).</summary>
+    public bool CallsRefused { get; init; }
 
     /// <summary>Reads the stopped debuggee's memory (address, into): bytes read. Null where it cannot.</summary>
     public Func<ulong, byte[], int>? ReadMemory { get; init; }
@@ -97,14 +101,23 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 
     /// <summary>Run a function in the debuggee; the frame is re-read afterwards (the run neutered it).</summary>
     public ICorDebugValue? Call(ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments) =>
-        Run(calls => calls.Call(Frame.ThreadId, function, typeArguments, arguments, CallTimeout));
+        Run(function, calls => calls.Call(Frame.ThreadId, function, typeArguments, arguments, CallTimeout));
 
     /// <summary>A new object by one of its constructors, held by a handle for the rest of the evaluation.</summary>
     public ICorDebugValue NewObject(ICorDebugFunction constructor, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments) =>
-        Pin(Run(calls => calls.NewObject(Frame.ThreadId, constructor, typeArguments, arguments, CallTimeout))!);
+        Pin(Run(constructor, calls => calls.NewObject(Frame.ThreadId, constructor, typeArguments, arguments, CallTimeout))!);
 
-    private ICorDebugValue? Run(Func<IDebuggeeCalls, ICorDebugValue?> call)
+    /// <summary>Throws, naming the function, when no debuggee code may run; called before any
+    /// argument is made in the debuggee, so the refusal names the call itself.</summary>
+    public void RefuseIfNoCalls(ICorDebugFunction function)
     {
+        if (CallsRefused) throw new CallRefusedException(CallRefusedException.NameOf(function));
+    }
+
+    /// <summary>Every func-eval goes through here: refused by name when the caller asked for no side effects.</summary>
+    private ICorDebugValue? Run(ICorDebugFunction function, Func<IDebuggeeCalls, ICorDebugValue?> call)
+    {
+        RefuseIfNoCalls(function);
         IDebuggeeCalls calls = Calls ?? throw new EvalException("this needs a call into the debuggee (func-eval), which is not available here");
         CallsMade++;
         try
@@ -131,6 +144,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 
     public ICorDebugValue NewString(string text)
     {
+        if (CallsRefused) throw new CallRefusedException("a string made in the debuggee (to pass to a call)");
         IDebuggeeCalls calls = Calls ?? throw new EvalException("passing a string needs func-eval, which is not available here");
         try { return calls.NewString(Frame.ThreadId, text); }
         finally { Refresh(); }
@@ -138,6 +152,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 
     public ICorDebugValue NewPrimitive(int elementType, byte[] raw)
     {
+        if (CallsRefused) throw new CallRefusedException("a value made in the debuggee (to pass to a call)");
         IDebuggeeCalls calls = Calls ?? throw new EvalException("passing a value needs func-eval, which is not available here");
         return calls.NewPrimitive(Frame.ThreadId, elementType, raw);
     }
@@ -167,13 +182,25 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
         if (refreshFrame?.Invoke() is { } fresh) Frame = fresh;
     }
 
-    /// <summary>Throws when LINQ has used up its item or time budget.</summary>
-    public void CountItem()
+    /// <summary>`count` elements of a source read in one block: refused whole if they exceed the item budget.</summary>
+    public void CountItems(string source, int count)
+    {
+        if ((long)ItemsVisited + count > ItemBudget)
+            throw new EvalException($"stopped at element {Math.Max(0, ItemBudget - ItemsVisited)} of the source of '{source}' ({ItemsVisited} elements read "
+                + $"before it, {count} in it): the item budget of {ItemBudget} is used up (pass a larger itemBudget)");
+        ItemsVisited += count;
+    }
+
+    /// <summary>Throws when LINQ has used up its item or time budget, saying which and how far it got
+    /// (`read` elements of `source` so far, ItemsVisited in the whole evaluation).</summary>
+    public void CountItem(string source, int read)
     {
         ItemsVisited++;
         if (ItemsVisited > ItemBudget)
-            throw new EvalException($"stopped after {ItemBudget} items: the evaluation's item budget is used up");
-        if ((ItemsVisited & 63) == 0 && DateTime.UtcNow - Started > TimeBudget)
-            throw new EvalException($"stopped after {TimeBudget.TotalSeconds:0.#} s and {ItemsVisited} items: the evaluation's time budget is used up");
+            throw new EvalException($"stopped at element {read} of the source of '{source}' ({ItemsVisited - 1} elements read in all): "
+                + $"the item budget of {ItemBudget} is used up (pass a larger itemBudget)");
+        if ((ItemsVisited & 1023) == 0 && DateTime.UtcNow - Started > TimeBudget)
+            throw new EvalException($"stopped at element {read} of the source of '{source}' ({ItemsVisited} elements read in all) after "
+                + $"{(DateTime.UtcNow - Started).TotalSeconds:0.#} s: the time budget of {TimeBudget.TotalSeconds:0.#} s is used up (pass a larger timeBudgetMs)");
     }
 }

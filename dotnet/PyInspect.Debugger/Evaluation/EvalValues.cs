@@ -8,21 +8,41 @@ namespace PyInspect.Debugger.Evaluation;
 
 /// <summary>A value in the debuggee (object, array, struct), shown as the variables view shows it.
 /// One read from a collection knows how to read itself again after a func-eval neutered it.</summary>
-public sealed class RemoteValue(ICorDebugValue value, Func<ICorDebugValue>? reread = null)
+public sealed class RemoteValue
 {
-    private ICorDebugValue _value = value;
+    private ICorDebugValue? _value;
+    private readonly Func<ICorDebugValue>? _reread;
+    private ulong _address;
     private int _generation = EvalContext.Generation;
+
+    /// <summary>A value; `reread` finds it again after a func-eval neutered it.</summary>
+    public RemoteValue(ICorDebugValue value, Func<ICorDebugValue>? reread = null)
+    {
+        _value = value;
+        _reread = reread;
+    }
+
+    /// <summary>An object reference read from memory in bulk: its ICorDebugValue is made only when asked for.</summary>
+    public RemoteValue(ulong objectAddress, Func<ICorDebugValue> materialize)
+    {
+        _address = objectAddress;
+        _reread = materialize;
+    }
+
+    /// <summary>The object's address as read in bulk, while no func-eval has run since (a GC may move it).</summary>
+    public ulong? ObjectAddress => _address != 0 && _generation == EvalContext.Generation ? _address : null;
 
     public ICorDebugValue Value
     {
         get
         {
-            if (reread is not null && _generation != EvalContext.Generation)
+            if (_reread is not null && (_value is null || _generation != EvalContext.Generation))
             {
-                _value = reread();
+                if (_generation != EvalContext.Generation) _address = 0;
+                _value = _reread();
                 _generation = EvalContext.Generation;
             }
-            return _value;
+            return _value!;
         }
     }
 }
@@ -58,7 +78,7 @@ public sealed record GroupingValue(object? Key, SequenceValue Items) : IComputed
 public sealed record AnonymousValue(IReadOnlyList<KeyValuePair<string, object?>> Members) : IComputedValue;
 
 /// <summary>Why an expression could not be evaluated; the message goes to the client.</summary>
-public sealed class EvalException(string message) : Exception(message);
+public class EvalException(string message) : Exception(message);
 
 public static class EvalValues
 {
@@ -125,7 +145,9 @@ public static class EvalValues
             _ => null,
         };
 
-    private static decimal ReadDecimal(byte[] raw)
+    public static object? ReadDecimalBoxed(byte[] raw) => ReadDecimal(raw);
+
+    public static decimal ReadDecimal(byte[] raw)
     {
         ulong lo64 = BitConverter.ToUInt64(raw, 8);
         return new decimal([(int)lo64, (int)(lo64 >> 32), BitConverter.ToInt32(raw, 4), BitConverter.ToInt32(raw, 0)]);

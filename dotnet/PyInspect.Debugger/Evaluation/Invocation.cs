@@ -117,6 +117,7 @@ public static class Invocation
             ?? throw new EvalException($"'{type.FullName}' has no constructor taking these {arguments.Count} argument(s)");
         if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(constructor.Token, out var function) < 0)
             throw new EvalException($"cannot find the constructor of '{type.FullName}'");
+        interpreter.Context.RefuseIfNoCalls(function);
         var values = DebuggeeArguments(interpreter, Arguments.Instantiate(constructor.ParameterTypes, typeArguments), arguments);
         return interpreter.Context.NewObject(function, typeArguments, values);
     }
@@ -203,6 +204,7 @@ public static class Invocation
     {
         if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
             throw new EvalException($"cannot find the code of '{method.Name}'");
+        interpreter.Context.RefuseIfNoCalls(function);
         var values = new List<ICorDebugValue>();
         if (self is not null) values.Add(self);
         values.AddRange(DebuggeeArguments(interpreter, Arguments.Instantiate(method.ParameterTypes, classTypeArguments), arguments));

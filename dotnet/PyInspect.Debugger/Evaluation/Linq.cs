@@ -1,5 +1,5 @@
 // LINQ operators as agents write them, run in the adapter: the source is enumerated here
-// (Sequences), each lambda body evaluated here per element, within the item and time
+// (Sequences), each lambda compiled once and run here per element, within the item and time
 // budgets of the context. Lazy where LINQ is (Any/First stop at the first match).
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -44,6 +44,9 @@ public static class Linq
         IReadOnlyList<TypeSyntax> typeArguments, string text)
     {
         EvalContext context = interpreter.Context;
+        if (arguments.Count == 0 && name is "Count" && Interpreter.Local(receiver) is SequenceValue computed) return computed.Items.Count;
+        if (TypedLinq.TryApply(interpreter, receiver, name, arguments, text, (values, op) => Aggregate(values, op, text)) is { } typed)
+            return typed;
         string elementType = Sequences.ElementTypeName(receiver);
         IEnumerable<object?> items = Sequences.Enumerate(interpreter, receiver, text);
         if (name is "OfType" or "Cast")
@@ -51,7 +54,8 @@ public static class Linq
         Func<object?, int, object?>? lambda = arguments.Count > 0 && arguments[0].Expression is LambdaExpressionSyntax l
             ? Lambda(interpreter, l) : null;
         object? Argument(int i) => Interpreter.Local(interpreter.Eval(arguments[i].Expression));
-        bool Test(object? item, int index) => Evaluation.Operators.Truth(Interpreter.Local(lambda!(item, index)), arguments[0].ToString());
+        string lambdaText = arguments.Count > 0 ? arguments[0].ToString() : "";  // once: Roslyn builds it on every call
+        bool Test(object? item, int index) => Evaluation.Operators.Truth(Interpreter.Local(lambda!(item, index)), lambdaText);
         IEnumerable<object?> Filtered() => lambda is null ? items : items.Where((item, i) => Test(item, i));
         IEnumerable<object?> Projected() => lambda is null ? items.Select(Interpreter.Local) : items.Select((item, i) => Interpreter.Local(lambda(item, i)));
 
@@ -118,25 +122,9 @@ public static class Linq
 
     private static SequenceValue Sequence(IEnumerable<object?> items, string elementType) => new(items.ToList(), elementType);
 
-    /// <summary>A lambda `x => body` or `(x, i) => body`, its parameters bound in a scope while the body runs.</summary>
-    private static Func<object?, int, object?> Lambda(Interpreter interpreter, LambdaExpressionSyntax lambda)
-    {
-        string[] parameters = lambda switch
-        {
-            SimpleLambdaExpressionSyntax simple => [simple.Parameter.Identifier.ValueText],
-            ParenthesizedLambdaExpressionSyntax p => [.. p.ParameterList.Parameters.Select(x => x.Identifier.ValueText)],
-            _ => [],
-        };
-        if (lambda.ExpressionBody is not { } body)
-            throw new EvalException($"'{lambda}': only expression-bodied lambdas are supported");
-        return (item, index) =>
-        {
-            var scope = new Dictionary<string, object?>(StringComparer.Ordinal);
-            if (parameters.Length > 0) scope[parameters[0]] = item;
-            if (parameters.Length > 1) scope[parameters[1]] = index;
-            return interpreter.Context.WithScope(scope, () => interpreter.Eval(body));
-        };
-    }
+    /// <summary>A lambda compiled once for the whole enumeration (CompiledLambda).</summary>
+    private static Func<object?, int, object?> Lambda(Interpreter interpreter, LambdaExpressionSyntax lambda) =>
+        CompiledLambda.Compile(interpreter, lambda);
 
     /// <summary>Groups in the order their keys first appear, as Enumerable.GroupBy yields them.</summary>
     private static SequenceValue GroupBy(IEnumerable<object?> items, Func<object?, int, object?> key, string elementType)
@@ -187,6 +175,16 @@ public static class Linq
 
     /// <summary>Enumerable.Sum as .NET computes it: the overload the element type picks (small
     /// integers as int, uint as long), int and long checked, float summed in double.</summary>
+    /// <summary>Sum, Average, Min or Max of values projected elsewhere (TypedLinq), with .NET's semantics.</summary>
+    private static object? Aggregate(IReadOnlyList<object?> values, string name, string text) => name switch
+    {
+        "Sum" => Sum([.. values], text),
+        "Average" => Average([.. values], text),
+        "Min" => Extreme([.. values], SyntaxKind.LessThanExpression, text),
+        "Max" => Extreme([.. values], SyntaxKind.GreaterThanExpression, text),
+        _ => throw new EvalException($"'{name}' is not supported in the adapter's LINQ"),
+    };
+
     private static object? Sum(List<object?> values, string text)
     {
         var present = values.Where(v => v is not null).ToList();

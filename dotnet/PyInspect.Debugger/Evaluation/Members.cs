@@ -74,10 +74,9 @@ public static class Members
             return false;
         foreach (var (level, cls, md, token) in Levels(type))
         {
-            if (name == "Count" && md.GetTypeName(token) == "System.Collections.Generic.List`1"
-                && md.Fields(token).FirstOrDefault(f => f.Name == "_size") is { } size && obj.GetFieldValue(cls, size.Token, out var sizeValue) >= 0)
+            if (FieldBackedMembers.TryGetValue((md.GetTypeName(token), name), out var read) && read(self.Value) is { } known)
             {
-                value = new RemoteValue(sizeValue);
+                value = known;
                 return true;
             }
             foreach (var field in md.Fields(token))
@@ -94,6 +93,27 @@ public static class Members
         }
         return false;
     }
+
+    /// <summary>Well-known BCL properties whose value is a field (or two): read from memory, no getter runs.</summary>
+    private static readonly Dictionary<(string Class, string Member), Func<ICorDebugValue, object?>> FieldBackedMembers = new()
+    {
+        [("System.Collections.Generic.List`1", "Count")] = v => Raw(v, "_size"),
+        [("System.Collections.Generic.Queue`1", "Count")] = v => Raw(v, "_size"),
+        [("System.Collections.Generic.Stack`1", "Count")] = v => Raw(v, "_size"),
+        [("System.Collections.Generic.Dictionary`2", "Count")] = v => UsedEntries(v),
+        [("System.Collections.Generic.HashSet`1", "Count")] = v => UsedEntries(v),
+        [("System.Collections.Generic.KeyValuePair`2", "Key")] = v => Raw(v, "key"),
+        [("System.Collections.Generic.KeyValuePair`2", "Value")] = v => Raw(v, "value"),
+        [("System.Collections.ObjectModel.Collection`1", "Count")] = v => RawField(v, "items") is { } items
+            && Members.ClassName(items) == "System.Collections.Generic.List`1" ? Raw(items, "_size") : null,
+    };
+
+    private static RemoteValue? Raw(ICorDebugValue value, string field) => RawField(value, field) is { } read ? new RemoteValue(read) : null;
+
+    /// <summary>Dictionary/HashSet Count as its getter computes it: _count - _freeCount.</summary>
+    private static object? UsedEntries(ICorDebugValue value) =>
+        RawField(value, "_count") is { } count && RawField(value, "_freeCount") is { } free
+            && EvalValues.FromDebuggee(count) is int used && EvalValues.FromDebuggee(free) is int freed ? used - freed : null;
 
     /// <summary>The runtime type and its bases, each with its class and metadata (System.Object included).</summary>
     public static IEnumerable<(ICorDebugType Level, ICorDebugClass Class, EvalMetadata Metadata, int Token)> Levels(ICorDebugType type)

@@ -30,6 +30,7 @@ public static class Operators
 
     public static object? Binary(SyntaxKind kind, object? left, object? right, string text)
     {
+        if (FastBinary.Apply(kind, left, right) is { } fast) return fast;
         if (left is EnumValue || right is EnumValue) return EnumBinary(kind, left, right, text);
         if (kind == SyntaxKind.AddExpression && (left is string || right is string))
             return Display.Concat(left) + Display.Concat(right);

@@ -11,12 +11,20 @@ namespace PyInspect.Debugger.Evaluation;
 public static class Sequences
 {
     /// <summary>The items of an enumerable value, each counted against the context's budget.</summary>
+    /// <summary>Only elements read from the debuggee count: a sequence LINQ already computed here
+    /// was counted when its source was read (Where(...).Count() counts each source element once).</summary>
     public static IEnumerable<object?> Enumerate(Interpreter interpreter, object? source, string sourceText)
     {
-        EvalContext context = interpreter.Context;
-        foreach (object? item in Items(interpreter, source, sourceText))
+        IEnumerable<object?> items = Items(interpreter, source, sourceText);
+        return Interpreter.Local(source) is RemoteValue ? Counted(interpreter.Context, items, sourceText) : items;
+    }
+
+    private static IEnumerable<object?> Counted(EvalContext context, IEnumerable<object?> items, string sourceText)
+    {
+        int read = 0;
+        foreach (object? item in items)
         {
-            context.CountItem();
+            context.CountItem(sourceText, read++);
             yield return item;
         }
     }
@@ -98,13 +106,25 @@ public static class Sequences
         if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array) yield break;
         array.GetCount(out uint length);
         int end = count is { } c ? Math.Min(start + c, (int)length) : (int)length;
-        if (context.ReadMemory is { } read && array.GetElementType(out int elementType) >= 0 && EvalValues.PrimitiveSize(elementType) is int size)
-        {
-            foreach (object? number in PrimitiveBlocks(read, held, elementType, size, start, end)) yield return number;
-            yield break;
-        }
         ICorDebugValue Element(ICorDebugArrayValue from, int i) =>
             from.GetElementAtPosition((uint)i, out var element) >= 0 ? element : throw new EvalException($"cannot read element {i} of the collection");
+        if (context.ReadMemory is { } read && array.GetElementType(out int elementType) >= 0)
+        {
+            if (EvalValues.PrimitiveSize(elementType) is int size)
+            {
+                foreach (object? number in PrimitiveBlocks(read, held, elementType, size, start, end)) yield return number;
+                yield break;
+            }
+            if (elementType is CorElementType.Class or CorElementType.Object or CorElementType.String or CorElementType.SzArray or CorElementType.Array
+                && start < end && SlotOf(array, start) is not null)
+            {
+                // References read a block at a time; each element's ICorDebugValue is made only if used.
+                foreach (var (index, address) in ReferenceBlocks(read, held, start, end))
+                    yield return address == 0 ? null
+                        : new RemoteValue(address, () => Element((ICorDebugArrayValue)PathEvaluator.Dereference(held)!, index));
+                yield break;
+            }
+        }
         for (int i = start; i < end; i++)
         {
             if (generation != EvalContext.Generation)
@@ -133,6 +153,31 @@ public static class Sequences
             var block = n == perBlock ? buffer : new byte[n * size];
             if (read(address, block) < n * size) throw new EvalException($"cannot read elements {at}..{at + n - 1} of the collection");
             for (int i = 0; i < n; i++) yield return EvalValues.FromBytes(elementType, block.AsSpan(i * size, size));
+        }
+    }
+
+    /// <summary>Where an element's reference is stored, when ICorDebug says (else the per-element path is used).</summary>
+    private static ulong? SlotOf(ICorDebugArrayValue array, int index) =>
+        array.GetElementAtPosition((uint)index, out var element) >= 0 && element is ICorDebugReferenceValue
+            && element.GetAddress(out ulong slot) >= 0 && slot != 0 ? slot : null;
+
+    /// <summary>Object references [start, end) read 64 KB at a time, with each block's first one
+    /// checked against what ICorDebug reads for that element.</summary>
+    private static IEnumerable<(int Index, ulong Address)> ReferenceBlocks(Func<ulong, byte[], int> read, ICorDebugValue held, int start, int end)
+    {
+        const int perBlock = 8192;
+        var buffer = new byte[perBlock * 8];
+        for (int at = start; at < end; at += perBlock)
+        {
+            int n = Math.Min(perBlock, end - at);
+            if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)at, out var first) < 0
+                || first.GetAddress(out ulong slot) < 0 || slot == 0 || first is not ICorDebugReferenceValue reference
+                || reference.GetValue(out ulong firstAddress) < 0)
+                throw new EvalException($"cannot read element {at} of the collection");
+            var block = n == perBlock ? buffer : new byte[n * 8];
+            if (read(slot, block) < n * 8) throw new EvalException($"cannot read elements {at}..{at + n - 1} of the collection");
+            if (BitConverter.ToUInt64(block, 0) != firstAddress) throw new EvalException($"element {at} of the collection reads differently from memory");
+            for (int i = 0; i < n; i++) yield return (at + i, BitConverter.ToUInt64(block, i * 8));
         }
     }
 

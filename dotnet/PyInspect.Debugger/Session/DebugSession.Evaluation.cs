@@ -15,15 +15,18 @@ public sealed partial class DebugSession
     /// <summary>Where each frame handed out sits on its stack, remembered while its ICorDebugFrame still answers.</summary>
     private static readonly ConditionalWeakTable<FrameInfo, StrongBox<ulong>> FrameStarts = new();
 
-    private EvalContext NewEvalContext(FrameInfo frame, int? itemBudget = null, TimeSpan? timeBudget = null, bool allowAssignments = true)
+    /// <summary>noSideEffects: no debuggee code runs (calls are refused by name) and nothing is assigned.</summary>
+    private EvalContext NewEvalContext(FrameInfo frame, int? itemBudget = null, TimeSpan? timeBudget = null, bool allowAssignments = true,
+        bool noSideEffects = false)
     {
         FrameInfo live = Revive(frame);
         ulong start = FrameStarts.TryGetValue(live, out var box) ? box.Value : 0;
-        return new EvalContext(live, _modules, EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame))
+        return new EvalContext(live, _modules, noSideEffects ? null : EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame))
         {
+            CallsRefused = noSideEffects,
             ReadMemory = (address, buffer) => _engine?.ReadMemory(address, buffer) ?? 0,
             ItemBudget = itemBudget ?? EvalContext.DefaultItemBudget,
-            AllowAssignments = allowAssignments,
+            AllowAssignments = allowAssignments && !noSideEffects,
             TimeBudget = timeBudget ?? EvalContext.DefaultTimeBudget,
             CurrentException = () => _engine?.GetThread(live.ThreadId) is { } thread && thread.GetCurrentException(out var exception) >= 0
                 ? exception : null,

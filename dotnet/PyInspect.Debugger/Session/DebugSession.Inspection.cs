@@ -198,9 +198,12 @@ public sealed partial class DebugSession
         int? timeBudgetMs = arguments["timeBudgetMs"]?.GetValue<int>();
         if (itemBudget is <= 0 || timeBudgetMs is <= 0) throw new DapException("'itemBudget' and 'timeBudgetMs' must be positive");
         VariableView view;
-        // A hover, or a client asking for no side effects (pyinspect's read-only tools), never assigns.
-        bool allowAssignments = arguments["context"]?.GetValue<string>() != "hover" && arguments["noSideEffects"]?.GetValue<bool>() != true;
-        using (EvalContext context = NewEvalContext(frame, itemBudget, timeBudgetMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null, allowAssignments))
+        // A hover never assigns (getters still run, as editors expect); a client asking for no
+        // side effects (pyinspect's read-only tools) gets neither assignments nor calls.
+        bool noSideEffects = arguments["noSideEffects"]?.GetValue<bool>() == true;
+        bool allowAssignments = arguments["context"]?.GetValue<string>() != "hover";
+        using (EvalContext context = NewEvalContext(frame, itemBudget, timeBudgetMs is { } ms ? TimeSpan.FromMilliseconds(ms) : null,
+                   allowAssignments, noSideEffects))
         {
             try { view = ExpressionEvaluator.Evaluate(expression, context, hex); }
             catch (EvalException error) { throw new DapException(error.Message); }

@@ -283,10 +283,12 @@ def test_linq_over_150_thousand_ints_covers_every_element_with_dotnets_arithmeti
 def test_linq_stops_at_its_item_budget_and_says_so(stopped: Session) -> None:
     response = evaluate(stopped, "many.Count(x => x % 2 == 0)", itemBudget=100_000)
     assert response["success"] is False
-    assert "stopped after 100000 items: the evaluation's item budget is used up" in response["message"]
+    assert "stopped at element 100000 of the source of 'many.Count(x => x % 2 == 0)' (0 elements read before it, 150000 in it): the item budget of 100000 is used up" \
+        in response["message"]
     assert result(stopped, "many.Take(3).Sum()", itemBudget=100_000) == ("3", "int")
     slow = evaluate(stopped, "manyOrders.Count(o => o.Label.Length > 0)", timeBudgetMs=300)
-    assert slow["success"] is False and "the evaluation's time budget is used up" in slow["message"]
+    assert slow["success"] is False and "the time budget of 0.3 s is used up" in slow["message"]
+    assert "of the source of 'manyOrders.Count(o => o.Label.Length > 0)'" in slow["message"]
 
 
 def test_without_a_frame_id_evaluate_uses_the_top_frame_of_the_stopped_thread(stopped: Session) -> None:

@@ -34,6 +34,7 @@ public class Order
     public int Throws => throw new InvalidOperationException("no label here");
     public int Forever { get { while (true) { Thread.SpinWait(100); } } }
     public decimal WithTax(decimal rate) => Total * (1 + rate);
+    public decimal TotalByGetter => Total;  // the same value, but a getter only func-eval runs
     public int Add(int a, int b) => a + b + Id;
     public string Describe(string prefix) => prefix + Id;
     public override string ToString() => $"Order {Id}";
@@ -45,6 +46,7 @@ public static class Config
     public const string Name = "eval";
     public static string Greeting { get; } = "hi";
     public static int Twice(int x) => 2 * x;
+    public static bool Above(int x, int limit) => x > limit;
     public static T Echo<T>(T value) => value;
     public static T FirstOf<T>(List<T> items) => items[0];
 }
@@ -118,6 +120,9 @@ public class Program
         int[] many = Enumerable.Range(0, 150_000).ToArray();
         var manyOrders = Enumerable.Range(0, 20_000).Select(i => new Order { Id = i, Total = i % 500 }).ToList();
         Config.MaxItems += counter;
+        List<int> million = Enumerable.Range(0, 1_000_000).ToList();
+        var bulkOrders = Enumerable.Range(0, 10_000).Select(i => new Order { Id = i, Total = i / 3m + 0.01m * (i % 997) }).ToList();
+        string probe = truthPath + ".probe";
         var truth = new Dictionary<string, object?>
         {
             ["bigTotal"] = orders.Where(o => o.Total > 100).Sum(o => o.Total),
@@ -130,9 +135,18 @@ public class Program
             ["concat"] = text + count + flag,
             ["withTax"] = orders[1].WithTax(0.1m),
             ["names"] = string.Join(",", orders.OrderByDescending(o => o.Total).Select(o => o.Id)),
+            ["bulkSum"] = bulkOrders.Sum(o => o.Total).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["bulkAverage"] = bulkOrders.Average(o => o.Total).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["millionCount"] = million.Where(x => x > 49990).Count(),
         };
         File.WriteAllText(truthPath, JsonSerializer.Serialize(truth));
         Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {cells} {many.Length} {manyOrders.Count} {instanceField} {Title} {counter}"); // @bp eval
+        // The program's own account of its state once resumed: what evaluations changed.
+        File.WriteAllText(truthPath + ".after", JsonSerializer.Serialize(new Dictionary<string, object?>
+        {
+            ["orders"] = orders.Count, ["firstId"] = orders[0].Id, ["reads"] = Order.Reads,
+            ["probeExists"] = File.Exists(probe), ["million"] = million.Count, ["bulkOrders"] = bulkOrders.Count,
+        }));
     }
 
     private static void Loop(int rounds)
