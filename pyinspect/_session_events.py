@@ -55,11 +55,24 @@ def _on_end(session: Session, name: str, body: dict[str, Any]) -> None:
         if name == "exited" and isinstance(body.get("exitCode"), int):
             session.exit_code = body["exitCode"]
         if session.state in ("running", "paused"):
+            if name == "pyinspect.adapterClosed":
+                session.end_message = _adapter_death_message(session, str(body.get("message")))
             session.state, session.stop = "exited", None
             session.epoch += 1
-            if name == "pyinspect.adapterClosed":
-                session.end_message = f"the debug adapter ended unexpectedly: {body.get('message')}"
         session.changed.notify_all()
+
+
+def _adapter_death_message(session: Session, cause: str) -> str:
+    """What became of the debuggee: a launched one is ended by the watchdog; an attached
+    one that was paused stays stopped, since the runtime waits for the dead debugger."""
+    message = f"the debug adapter ended unexpectedly: {cause}"
+    if session.mode == "launch":
+        return message + "; the launched debuggee is terminated"
+    if session.state == "paused":
+        return (message + f"; process {session.pid} was paused and stays stopped: its runtime waits for the "
+                "dead debugger and refuses any other, so no debugger can resume it; end it yourself "
+                f"(kill {session.pid}) or restart it")
+    return message + f"; process {session.pid} was running"
 
 
 def _on_stopped(session: Session, process: AdapterProcess, body: dict[str, Any]) -> None:
