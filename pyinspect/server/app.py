@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult
@@ -73,10 +74,30 @@ def create_server(session: Session | None = None, adapter: str = "pyinspect") ->
     return mcp
 
 
-def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect") -> None:
-    server = create_server(adapter=adapter)
-    if http:
-        server.run("streamable-http", host="127.0.0.1", port=port)
-    else:
-        server.run("stdio")
+def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None) -> None:
+    """stdio, or streamable HTTP behind pyinspect.server.http_security (token, Host, Origin,
+    body and session limits); the token is read before anything listens."""
+    if not http:
+        create_server(adapter=adapter).run("stdio")
+        return
+    from pyinspect.server import http_security
 
+    token, generated = http_security.load_token(token_file)
+    server = create_server(adapter=adapter)
+    anyio.run(_serve_http, server, port, token, generated)
+
+
+async def _serve_http(server: MCPServer[Any], port: int, token: str, generated: bool) -> None:
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from pyinspect.server import http_security as sec
+
+    checks = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=sec.loopback_hosts(port),
+                                       allowed_origins=sec.loopback_origins(port))
+    app = server.streamable_http_app(max_request_body_size=sec.MAX_BODY_BYTES, max_sessions=sec.MAX_SESSIONS,
+                                     transport_security=checks, host="127.0.0.1")
+    config = uvicorn.Config(sec.BearerGuard(app, token, port), host="127.0.0.1", port=port, log_level="warning")
+    if generated:
+        sec.announce_token(token, port)
+    await uvicorn.Server(config).serve()

@@ -90,7 +90,7 @@ async def next_session_works(client: Client, folder: Path) -> None:
 @pytest.mark.parametrize("mode", ["launch", "attach"])
 async def test_an_adapter_killed_leaves_no_launched_program_and_answers_within_a_second(
         mode: str, paused: bool, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    attach_pid, attach_counter = request.getfixturevalue("attached_loop") if mode == "attach" else (None, None)
+    attach_pid = request.getfixturevalue("attached_loop")[0] if mode == "attach" else None
     async with Client(create_server()) as client:
         pid, counter = await start(client, mode, paused, tmp_path, attach_pid)
         (adapter,) = adapters_of(os.getpid())
