@@ -63,16 +63,12 @@ def _on_end(session: Session, name: str, body: dict[str, Any]) -> None:
 
 
 def _adapter_death_message(session: Session, cause: str) -> str:
-    """What became of the debuggee: a launched one is ended by the watchdog; an attached
-    one that was paused stays stopped, since the runtime waits for the dead debugger."""
+    """What becomes of the debuggee: the watchdog ends a launched one and lets go of an
+    attached one (pyinspect.watchdog)."""
     message = f"the debug adapter ended unexpectedly: {cause}"
     if session.mode == "launch":
         return message + "; the launched debuggee is terminated"
-    if session.state == "paused":
-        return (message + f"; process {session.pid} was paused and stays stopped: its runtime waits for the "
-                "dead debugger and refuses any other, so no debugger can resume it; end it yourself "
-                f"(kill {session.pid}) or restart it")
-    return message + f"; process {session.pid} was running"
+    return message + f"; process {session.pid} is released by the watchdog and keeps running"
 
 
 def _on_stopped(session: Session, process: AdapterProcess, body: dict[str, Any]) -> None:

@@ -91,7 +91,7 @@ class Session:
         with self._lifecycle:
             client = self._start(adapter, "launch", path)
             self._configure(client, lambda: client.launch(path, args, cwd, env, stop_at_entry))
-            self._guard_launched()
+            self._guard("launch")
             return self.snapshot()
 
     def attach(self, pid: int, adapter: str | None = None) -> SessionState:
@@ -104,6 +104,7 @@ class Session:
             with self.lock:
                 self.pid = pid
             self._configure(client, lambda: client.attach(pid))
+            self._guard("attach")
             return self.snapshot()
 
     def _start(self, adapter: str | None, mode: Literal["launch", "attach"], program: str | None) -> DapClient:
@@ -140,14 +141,15 @@ class Session:
             self._end_current(terminate=None)
             raise
 
-    def _guard_launched(self) -> None:
-        """A watchdog ends the launched debuggee if the adapter dies without ending it."""
+    def _guard(self, mode: str) -> None:
+        """A watchdog ends a launched debuggee, or frees an attached one, if the adapter dies
+        without doing so (pyinspect.watchdog)."""
         from pyinspect.watchdog import start_watchdog
         pid = self.pid or events.find_launched_pid(self)
         with self.lock:
             process = self._adapter
         if pid is not None and process is not None:
-            self._watchdog = start_watchdog(process.proc.pid, pid)
+            self._watchdog = start_watchdog(process.proc.pid, pid, mode)
 
     def send_breakpoints(self, client: DapClient, file: str) -> None:
         sent: list[Breakpoint] = self.breakpoints.in_file(file)
