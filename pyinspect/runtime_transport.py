@@ -57,7 +57,11 @@ def _open_pipes(names: tuple[str, str], timeout: float) -> tuple[int, int] | Non
             if time.monotonic() > deadline:
                 return None
             time.sleep(0.05)
-    from_runtime = os.open(names[1], os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        from_runtime = os.open(names[1], os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        os.close(to_runtime)
+        return None
     os.set_blocking(to_runtime, True)
     return to_runtime, from_runtime
 
@@ -88,38 +92,46 @@ def _continue_event(message_id: int) -> bytes:
     return _header(_EVENT, len(event), message_id, 0, specific) + bytes(event)
 
 
-def release_orphaned_runtime(pid: int, attempts: int = 3, timeout: float = 1.0) -> bool:
+def release_orphaned_runtime(pid: int, within: float = 8.0, timeout: float = 1.5) -> bool:
     """True when the runtime was waiting for a dead debugger and now runs, free for a new
-    one; False when it was not waiting (its debugger had detached) or cannot be reached.
+    one; False when it was not waiting (its debugger had detached: a runtime listening for
+    a new session says nothing first) or could not be reached within `within` seconds.
 
-    Tried a few times: right after the debugger's death the runtime may still hold the
-    old connection's FIFOs open, and our opening them joins that connection, which says
-    nothing; closing it makes the runtime notice the loss and listen afresh."""
-    for _ in range(attempts):
-        if _release_once(pid, timeout):
-            return True
+    Call it a moment after the debugger's death: until the runtime notices, opening its
+    FIFOs would join the dead connection. Reaching it is retried, since it may be between
+    removing and re-creating them, or sleeping a second after a failed accept."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        outcome = _release_once(pid, timeout)
+        if outcome != "unreachable":
+            return outcome == "released"
+        time.sleep(0.1)
     return False
 
 
-def _release_once(pid: int, timeout: float) -> bool:
-    names = _pipe_names(pid)
-    pipes = _open_pipes(names, timeout) if names else None
+def _release_once(pid: int, timeout: float) -> str:
+    """"released", "silent" (not waiting for a dead debugger) or "unreachable"."""
+    try:
+        names = _pipe_names(pid)
+        pipes = _open_pipes(names, timeout) if names else None
+    except OSError:
+        return "unreachable"
     if pipes is None:
-        return False
+        return "unreachable"
     to_runtime, from_runtime = pipes
     try:
         resync = _read_header(from_runtime, timeout)
         if resync is None or resync[0] != _SESSION_RESYNC:
-            return False  # a runtime waiting for a new session says nothing first
+            return "silent"
         last_seen_by_runtime = resync[4]
         os.write(to_runtime, _header(_SESSION_RESYNC, last_seen=_EVERYTHING_SEEN))
         os.write(to_runtime, _continue_event(last_seen_by_runtime + 1))
         time.sleep(0.2)  # let the runtime take the event before the session closes
         os.write(to_runtime, _header(_SESSION_CLOSE))
         time.sleep(0.1)
-        return True
+        return "released"
     except OSError:
-        return False
+        return "unreachable"
     finally:
         os.close(to_runtime)
         os.close(from_runtime)

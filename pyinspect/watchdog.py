@@ -29,6 +29,7 @@ import psutil
 __all__ = ["Watchdog", "start_watchdog"]
 
 _POLL_SECONDS = 0.05
+_NOTICE_SECONDS = 0.5
 
 
 class Watchdog:
@@ -52,9 +53,11 @@ class Watchdog:
 
 def start_watchdog(adapter_pid: int, debuggee_pid: int, mode: str) -> Watchdog:
     """A watchdog in a new session (a signal to the server's process group spares it)."""
-    proc = subprocess.Popen([sys.executable, "-m", "pyinspect.watchdog", str(adapter_pid), str(debuggee_pid), mode],
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True, close_fds=True)
+    log = os.environ.get("PYINSPECT_WATCHDOG_LOG")
+    with open(log or os.devnull, "ab") as errors:
+        proc = subprocess.Popen([sys.executable, "-m", "pyinspect.watchdog", str(adapter_pid), str(debuggee_pid),
+                                 mode], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors,
+                                start_new_session=True, close_fds=True)
     return Watchdog(proc)
 
 
@@ -104,15 +107,26 @@ def _kill(debuggee: psutil.Process) -> None:
         pass
 
 
-def _let_go(pid: int) -> None:
+def _let_go(pid: int, rounds: int = 3) -> None:
     """Resume a runtime left waiting for its dead debugger, then attach and detach once
-    so the dead session's breakpoints go too."""
-    from pyinspect.errors import PyInspectError
+    so the dead session's breakpoints go too. An adapter that dies during that attach
+    leaves the runtime waiting again: then once more, a few times at most."""
     from pyinspect.runtime_transport import release_orphaned_runtime
 
-    if not release_orphaned_runtime(pid):
-        return
+    for _ in range(rounds):
+        time.sleep(_NOTICE_SECONDS)  # the runtime notices the dead connection (its reader gets EOF)
+        if not release_orphaned_runtime(pid):
+            print(f"pyinspect watchdog: the runtime of {pid} is not waiting for a dead debugger", file=sys.stderr)
+            return
+        print(f"pyinspect watchdog: released the runtime of {pid}; attaching to detach", file=sys.stderr)
+        if _attach_and_detach(pid):
+            print(f"pyinspect watchdog: detached from {pid}", file=sys.stderr)
+            return
+
+
+def _attach_and_detach(pid: int) -> bool:
     from pyinspect.dap.adapter import start_adapter
+    from pyinspect.errors import PyInspectError
 
     process = start_adapter("pyinspect")
     try:
@@ -120,8 +134,10 @@ def _let_go(pid: int) -> None:
         process.client.attach(pid)
         process.client.configuration_done()
         process.client.disconnect(terminate_debuggee=False)
+        return True
     except PyInspectError as exc:
-        print(f"pyinspect watchdog: re-attaching to {pid} to detach failed: {exc}", file=sys.stderr)
+        print(f"pyinspect watchdog: attaching to {pid} to detach failed: {exc}", file=sys.stderr)
+        return False
     finally:
         process.close()
 
@@ -139,4 +155,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    status = main(sys.argv[1:])
+    sys.stderr.flush()
+    os._exit(status)  # not sys.exit: the thread blocked reading stdin would hold up the shutdown
