@@ -55,11 +55,20 @@ def _on_end(session: Session, name: str, body: dict[str, Any]) -> None:
         if name == "exited" and isinstance(body.get("exitCode"), int):
             session.exit_code = body["exitCode"]
         if session.state in ("running", "paused"):
+            if name == "pyinspect.adapterClosed":
+                session.end_message = _adapter_death_message(session, str(body.get("message")))
             session.state, session.stop = "exited", None
             session.epoch += 1
-            if name == "pyinspect.adapterClosed":
-                session.end_message = f"the debug adapter ended unexpectedly: {body.get('message')}"
         session.changed.notify_all()
+
+
+def _adapter_death_message(session: Session, cause: str) -> str:
+    """What becomes of the debuggee: the watchdog ends a launched one and lets go of an
+    attached one (pyinspect.watchdog)."""
+    message = f"the debug adapter ended unexpectedly: {cause}"
+    if session.mode == "launch":
+        return message + "; the launched debuggee is terminated"
+    return message + f"; process {session.pid} is released by the watchdog and keeps running"
 
 
 def _on_stopped(session: Session, process: AdapterProcess, body: dict[str, Any]) -> None:

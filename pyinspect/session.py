@@ -33,6 +33,7 @@ from pyinspect.models.session import SessionState, StopLocation
 
 if TYPE_CHECKING:
     from pyinspect.heap.reader import HeapReader
+    from pyinspect.watchdog import Watchdog
 
 __all__ = ["ResolvedValue", "Session"]
 
@@ -61,6 +62,7 @@ class Session:
         self._heap: HeapReader | None = None
         self._heap_epoch = -1
         self._heap_lock = threading.Lock()
+        self._watchdog: Watchdog | None = None
         self.inspector = Inspector(self)
 
     # ---- lifecycle -------------------------------------------------------------------
@@ -89,6 +91,7 @@ class Session:
         with self._lifecycle:
             client = self._start(adapter, "launch", path)
             self._configure(client, lambda: client.launch(path, args, cwd, env, stop_at_entry))
+            self._guard("launch")
             return self.snapshot()
 
     def attach(self, pid: int, adapter: str | None = None) -> SessionState:
@@ -101,6 +104,7 @@ class Session:
             with self.lock:
                 self.pid = pid
             self._configure(client, lambda: client.attach(pid))
+            self._guard("attach")
             return self.snapshot()
 
     def _start(self, adapter: str | None, mode: Literal["launch", "attach"], program: str | None) -> DapClient:
@@ -137,6 +141,16 @@ class Session:
             self._end_current(terminate=None)
             raise
 
+    def _guard(self, mode: str) -> None:
+        """A watchdog ends a launched debuggee, or frees an attached one, if the adapter dies
+        without doing so (pyinspect.watchdog)."""
+        from pyinspect.watchdog import start_watchdog
+        pid = self.pid or events.find_launched_pid(self)
+        with self.lock:
+            process = self._adapter
+        if pid is not None and process is not None:
+            self._watchdog = start_watchdog(process.proc.pid, pid, mode)
+
     def send_breakpoints(self, client: DapClient, file: str) -> None:
         sent: list[Breakpoint] = self.breakpoints.in_file(file)
         results = client.set_breakpoints(file, [b.request() for b in sent])
@@ -158,7 +172,10 @@ class Session:
         with self.lock:
             process, self._adapter = self._adapter, None
             heap, self._heap = self._heap, None
+            watchdog, self._watchdog = self._watchdog, None
             had_exited = self.state == "exited"
+        if watchdog is not None:
+            watchdog.release()  # from here the session itself ends or leaves the debuggee
         if heap is not None:
             heap.close()
         if process is None:

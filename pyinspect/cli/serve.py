@@ -12,10 +12,13 @@ def register(app: typer.Typer) -> None:
 
 
 def serve(
-    http: Annotated[bool, typer.Option("--http", help="serve streamable HTTP on 127.0.0.1 instead of stdio")] = False,
+    http: Annotated[bool, typer.Option("--http", help="serve streamable HTTP on 127.0.0.1 (bearer token required) instead of stdio")] = False,
     port: Annotated[int, typer.Option("--port", help="HTTP port (with --http)")] = 8765,
     adapter: Annotated[str, typer.Option("--adapter", help="debug adapter: pyinspect (ours) or netcoredbg")]
     = "pyinspect",
+    token_file: Annotated[str | None, typer.Option(
+        "--token-file", help="with --http: read the bearer token from this file (else PYINSPECT_HTTP_TOKEN, "
+        "else a random token printed once on stderr)")] = None,
 ) -> None:
     """Run the MCP server whose tools drive a debug session (debug_*, breakpoint_*, inspection)."""
     if adapter not in ("pyinspect", "netcoredbg"):
@@ -25,5 +28,10 @@ def serve(
         typer.echo(f"error: --port must be 1-65535, not {port}", err=True)
         raise typer.Exit(2)
     from pyinspect.server.app import run_server  # the MCP SDK loads only for this command
+    from pyinspect.server.http_security import TokenError
 
-    run_server(http=http, port=port, adapter=adapter)
+    try:
+        run_server(http=http, port=port, adapter=adapter, token_file=token_file)
+    except TokenError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None

@@ -9,21 +9,26 @@ launched debuggee is terminated and an attached one detached) when the server st
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 from pydantic import ValidationError
 
-from pyinspect.errors import InvalidParameterError
-from pyinspect.server.errors import error_result
+from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
+from pyinspect.server.errors import error_answer, error_result
 from pyinspect.server.tooling import ERROR_SHAPES
 from pyinspect.session import Session
 
 __all__ = ["PyInspectServer", "create_server", "run_server"]
+
+log = logging.getLogger(__name__)
 
 _TOOL_MODULES = (
     "pyinspect.server.session_tools",
@@ -40,21 +45,49 @@ debug_continue; end with debug_disconnect. Errors come back as
 
 
 class PyInspectServer(MCPServer[Any]):
-    """MCPServer whose argument validation failures answer INVALID_PARAMETER in the
-    tool's own error shape, instead of free text."""
+    """MCPServer whose every tool answer is coded: argument validation failures answer
+    INVALID_PARAMETER in the tool's own error shape, unknown tools UNKNOWN_TOOL, timeouts
+    TIMEOUT and anything unexpected INTERNAL_ERROR (its traceback goes to stderr, never
+    into the answer), instead of the SDK's free text."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
+        except MCPError:
+            raise
         except ToolError as exc:
-            cause = exc.__cause__
-            if name not in ERROR_SHAPES or not isinstance(cause, ValidationError):
-                raise
+            if isinstance(exc, UnexpectedToolError):
+                return self._internal_error(name, exc.__cause__ or exc)
+            return self._tool_error(name, exc)
+        except TimeoutError as exc:
+            return _coded(name, PyInspectError(f"{name[:100]} timed out: {exc}", code=ErrorCode.TIMEOUT))
+        except Exception as exc:  # noqa: BLE001 - the last line: a bug becomes a coded answer
+            return self._internal_error(name, exc)
+
+    def _tool_error(self, name: str, exc: ToolError) -> CallToolResult:
+        cause = exc.__cause__
+        if self._tool_manager.get_tool(name) is None:
+            known = ", ".join(sorted(tool.name for tool in self._tool_manager.list_tools()))
+            return _coded(name, PyInspectError(f"unknown tool {name[:100]!r}; the tools are: {known}",
+                                               code=ErrorCode.UNKNOWN_TOOL))
+        if isinstance(cause, ValidationError):
             problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
                                  for e in cause.errors())
-            shape = ERROR_SHAPES[name]
-            result: CallToolResult = error_result(shape(InvalidParameterError(f"bad parameters: {problems}")))
-            return result
+            return _coded(name, InvalidParameterError(f"bad parameters: {problems}"))
+        return _coded(name, InvalidParameterError(str(exc)))
+
+    @staticmethod
+    def _internal_error(name: str, exc: BaseException) -> CallToolResult:
+        log.error("tool %s failed unexpectedly", name[:100], exc_info=exc)
+        return _coded(name, PyInspectError(f"internal error in {name[:100]}: {type(exc).__name__} (details in the "
+                                           "server's log)", code=ErrorCode.INTERNAL_ERROR))
+
+
+def _coded(name: str, error: PyInspectError) -> CallToolResult:
+    """The error in the tool's own shape (evaluate's differs), else the common envelope."""
+    shape = ERROR_SHAPES.get(name, error_answer)
+    result: CallToolResult = error_result(shape(error))
+    return result
 
 
 def create_server(session: Session | None = None, adapter: str = "pyinspect") -> MCPServer[Any]:
@@ -74,10 +107,30 @@ def create_server(session: Session | None = None, adapter: str = "pyinspect") ->
     return mcp
 
 
-def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect") -> None:
-    server = create_server(adapter=adapter)
-    if http:
-        server.run("streamable-http", host="127.0.0.1", port=port)
-    else:
-        server.run("stdio")
+def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None) -> None:
+    """stdio, or streamable HTTP behind pyinspect.server.http_security (token, Host, Origin,
+    body and session limits); the token is read before anything listens."""
+    if not http:
+        create_server(adapter=adapter).run("stdio")
+        return
+    from pyinspect.server import http_security
 
+    token, generated = http_security.load_token(token_file)
+    server = create_server(adapter=adapter)
+    anyio.run(_serve_http, server, port, token, generated)
+
+
+async def _serve_http(server: MCPServer[Any], port: int, token: str, generated: bool) -> None:
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from pyinspect.server import http_security as sec
+
+    checks = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=sec.loopback_hosts(port),
+                                       allowed_origins=sec.loopback_origins(port))
+    app = server.streamable_http_app(max_request_body_size=sec.MAX_BODY_BYTES, max_sessions=sec.MAX_SESSIONS,
+                                     transport_security=checks, host="127.0.0.1")
+    config = uvicorn.Config(sec.BearerGuard(app, token, port), host="127.0.0.1", port=port, log_level="warning")
+    if generated:
+        sec.announce_token(token, port)
+    await uvicorn.Server(config).serve()

@@ -1,21 +1,27 @@
 """How `pyinspect serve` is reached and which adapter it drives: streamable HTTP bound to
-127.0.0.1 only, and netcoredbg selectable (PYINSPECT_NETCOREDBG or PATH) with a clear
+127.0.0.1 only, behind a bearer token, Host and Origin checks and a body limit, and netcoredbg selectable (PYINSPECT_NETCOREDBG or PATH) with a clear
 SETUP_MISSING answer when it is not there."""
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import json
 import os
 import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2
 import psutil
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from mcp_calls import call_ok, error_code, story_line, story_source
 from support.targets import target_dll
 
@@ -28,28 +34,67 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def http_server() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "pyinspect", "serve", "--http", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+TOKEN = "test-token-" + "x" * 24
+
+
+def wait_listening(proc: subprocess.Popen[bytes], port: int) -> None:
+    deadline = time.monotonic() + 20
+    while True:
+        assert proc.poll() is None, f"pyinspect serve --http exited with {proc.returncode}"
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        assert time.monotonic() < deadline, "the HTTP server did not listen within 20 s"
+        time.sleep(0.1)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert proc.poll() is None, f"pyinspect serve --http exited with {proc.returncode}"
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline, "the HTTP server did not listen within 20 s"
-            time.sleep(0.1)
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+@contextlib.contextmanager
+def serving_http(*extra: str, env: dict[str, str] | None = None,
+                 stderr: int = subprocess.DEVNULL) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "pyinspect", "serve", "--http", "--port", str(port), *extra],
+                            stdout=subprocess.DEVNULL, stderr=stderr, env=env or dict(os.environ))
+    try:
+        wait_listening(proc, port)
         yield port, proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
+        stop(proc)
+
+
+@pytest.fixture
+def http_server() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    with serving_http(env={**os.environ, "PYINSPECT_HTTP_TOKEN": TOKEN}) as served:
+        yield served
+
+
+def authorized_client(port: int, token: str = TOKEN) -> Client:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(60.0))
+    return Client(streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http))
+
+
+INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "0"}}})
+
+
+def post(port: int, body: str | bytes, headers: dict[str, str]) -> tuple[int, str]:
+    """A raw POST to /mcp: (status, body) as the server answers it."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("POST", "/mcp", body=body, headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers})
+        response = connection.getresponse()
+        return response.status, response.read().decode(errors="replace")
+    finally:
+        connection.close()
 
 
 @pytest.mark.asyncio
@@ -58,7 +103,7 @@ async def test_http_serves_a_debug_session_on_localhost_only(http_server: tuple[
     listening = [c.laddr for c in psutil.Process(proc.pid).net_connections(kind="inet")
                  if c.status == psutil.CONN_LISTEN]
     assert listening and all(address.ip == "127.0.0.1" and address.port == port for address in listening), listening
-    async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+    async with authorized_client(port) as client:
         assert (await call_ok(client, "debug_state"))["state"] == "not_started"
         await call_ok(client, "breakpoint_set", file=story_source(), line=story_line("exit"))
         await call_ok(client, "debug_launch", program=str(target_dll("AgentStory")), args=["9"])
@@ -158,3 +203,58 @@ def test_serve_refuses_an_unknown_adapter_and_port() -> None:
         result = subprocess.run([sys.executable, "-m", "pyinspect", "serve", *extra], capture_output=True,
                                 text=True, timeout=30, check=False)
         assert result.returncode == 2 and "error" in result.stderr, (extra, result.stderr)
+
+
+def test_http_refuses_requests_without_the_token_from_other_hosts_and_origins_or_too_big(
+        http_server: tuple[int, subprocess.Popen[bytes]]) -> None:
+    port, proc = http_server
+    host = {"Host": f"127.0.0.1:{port}"}
+    bearer = {"Authorization": f"Bearer {TOKEN}", **host}
+    launch = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "debug_launch", "arguments": {"program": "/bin/sh"}}})
+    status, body = post(port, launch, host)
+    assert status == 401 and "bearer token" in body, (status, body)
+    assert post(port, INITIALIZE, {"Authorization": "Bearer wrong-token-0123456789", **host})[0] == 401
+    assert post(port, INITIALIZE, {"Authorization": TOKEN, **host})[0] == 401  # no scheme
+    assert post(port, INITIALIZE, {**bearer, "Host": f"rebind.example:{port}"})[0] == 421
+    assert post(port, INITIALIZE, {**bearer, "Origin": "http://rebind.example"})[0] == 403
+    assert post(port, INITIALIZE, {**bearer, "Origin": f"http://localhost:{port}"})[0] == 200
+    status, _ = post(port, b"{" + b" " * (2 * 1024 * 1024) + b"}", bearer)
+    assert status == 413, status
+    assert post(port, INITIALIZE, bearer)[0] == 200
+    assert proc.poll() is None
+
+
+def test_http_without_a_configured_token_prints_a_random_one_once_on_stderr() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYINSPECT_HTTP_TOKEN"}
+    tokens = []
+    for _ in range(2):
+        with serving_http(env=env, stderr=subprocess.PIPE) as (port, proc):
+            assert proc.stderr is not None
+            line = proc.stderr.readline().decode()
+            assert f"http://127.0.0.1:{port}/mcp" in line and "Authorization: Bearer " in line, line
+            token = line.split("Bearer ", 1)[1].strip().strip("'")
+            tokens.append(token)
+            assert post(port, INITIALIZE, {"Authorization": f"Bearer {token}"})[0] == 200
+            assert post(port, INITIALIZE, {})[0] == 401
+    assert tokens[0] != tokens[1] and len(tokens[0]) >= 32
+
+
+@pytest.mark.asyncio
+async def test_http_reads_its_token_from_a_file(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("from-a-file-0123456789abcdef\n")
+    with serving_http("--token-file", str(token_file)) as (port, _):
+        assert post(port, INITIALIZE, {"Authorization": f"Bearer {TOKEN}"})[0] == 401
+        async with authorized_client(port, "from-a-file-0123456789abcdef") as client:
+            assert (await call_ok(client, "debug_state"))["state"] == "not_started"
+
+
+def test_http_refuses_a_short_token() -> None:
+    with tempfile.NamedTemporaryFile("w", suffix=".token") as token_file:
+        token_file.write("short\n")
+        token_file.flush()
+        result = subprocess.run([sys.executable, "-m", "pyinspect", "serve", "--http", "--port", str(free_port()),
+                                 "--token-file", token_file.name], capture_output=True, text=True, timeout=30,
+                                check=False)
+    assert result.returncode == 2 and "at least 16 characters" in result.stderr, result.stderr
