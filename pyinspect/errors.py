@@ -65,8 +65,8 @@ __all__ = [
 
 
 class ErrorCode(StrEnum):
-    """Every code an answer may carry. Contracts that spell codes in lower case
-    (object_summarize, collection_analyze) get ``code.lower()`` at the tool layer."""
+    """Every code an answer may carry, spelled this one way in every tool (the
+    object_summarize/collection_analyze contracts' lower-case spellings are not used)."""
 
     INVALID_PARAMETER = "INVALID_PARAMETER"
     SETUP_MISSING = "SETUP_MISSING"
