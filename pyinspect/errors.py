@@ -27,7 +27,8 @@ with context (pid, address, command, seq) attached.
         ├── VariableUnavailableError
         ├── EvaluationError
         ├── NotCollectionError
-        └── DepthExceededError
+        ├── DepthExceededError
+        └── NoExceptionError
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ __all__ = [
     "HeapError",
     "HeapReadError",
     "InvalidParameterError",
+    "NoExceptionError",
     "NoSessionError",
     "NotAnObjectError",
     "NotCollectionError",
@@ -88,6 +90,7 @@ class ErrorCode(StrEnum):
     EVAL_EXCEPTION = "EVAL_EXCEPTION"
     NOT_COLLECTION = "NOT_COLLECTION"
     DEPTH_EXCEEDED = "DEPTH_EXCEEDED"
+    NO_EXCEPTION = "NO_EXCEPTION"
 
 
 class PyInspectError(Exception):
@@ -209,3 +212,9 @@ class NotCollectionError(SessionError):
 
 class DepthExceededError(SessionError):
     code = ErrorCode.DEPTH_EXCEEDED
+
+
+class NoExceptionError(SessionError):
+    """exception_get at a stop that is not an exception stop."""
+
+    code = ErrorCode.NO_EXCEPTION

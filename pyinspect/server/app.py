@@ -29,6 +29,7 @@ _TOOL_MODULES = (
     "pyinspect.server.session_tools",
     "pyinspect.server.inspection_tools",
     "pyinspect.server.memory_tools",
+    "pyinspect.server.process_tools",
 )
 
 _INSTRUCTIONS = """pyinspect debugs .NET processes. Start with breakpoint_set (optional),

@@ -31,7 +31,7 @@ from pyinspect.errors import (
     SetupMissingError,
     VariableUnavailableError,
 )
-from pyinspect.inspection import ResolvedValue
+from pyinspect.inspection import MAX_VARIABLES, ResolvedValue
 from pyinspect.models.memory import (
     CollectionAnalyzeAnswer,
     ObjectInspectAnswer,
@@ -109,7 +109,8 @@ def _root_in_scope(session: Session, expression: str, thread_id: int | None, fra
 
 def _children(session: Session, expression: str, thread_id: int | None, frame_index: int) -> list[Any]:
     """The children of expression ("" for the frame's own variables)."""
-    return list(session.inspector.variables(thread_id, frame_index, "all", expression or None).variables)
+    return list(session.inspector.variables(thread_id, frame_index, "all", expression or None,
+                                           count=MAX_VARIABLES).variables)
 
 
 def inspect_object(session: Session, object_ref: str, depth: int, thread_id: int | None,
