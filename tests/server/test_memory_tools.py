@@ -39,6 +39,8 @@ async def test_collections_from_locals_and_field_paths_match_the_truth(client: C
     assert local["summary"]["count"] == 10 and len(local["summary"]["firstElements"]) == 10
     sampled = (await call_ok(client, "collection_analyze", expression="bag.Large", timeout_ms=1))["summary"]
     assert sampled["isSampled"] is True and 0 < sampled["sampledCount"] < sampled["count"]
+    # the walk stopped early: the sample's end is not the list's end, so no lastElements
+    assert sampled["lastElements"] is None and sampled["firstElements"][0]["index"] == 0, sampled
     assert await error_code(client, "collection_analyze", expression="customer") == "NOT_COLLECTION"
     assert await error_code(client, "collection_analyze", expression="nothing_here") == "VARIABLE_UNAVAILABLE"
     assert await error_code(client, "collection_analyze", expression="ints", max_preview_items=51) \

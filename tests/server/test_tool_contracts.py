@@ -26,7 +26,7 @@ from support.targets import target_dll
 pytestmark = pytest.mark.asyncio
 
 READ_ONLY = {"debug_state", "debug_wait", "breakpoint_list", "threads_list", "stacktrace_get", "variables_get",
-             "evaluate", "object_inspect", "object_summarize", "collection_analyze"}
+             "evaluate", "object_inspect", "object_summarize", "collection_analyze", "process_output", "exception_get"}
 CHANGING = {"debug_launch", "debug_attach", "debug_disconnect", "debug_continue", "debug_pause", "debug_step",
             "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception"}
 CONTRACT_TITLES = {"object_inspect": "Inspect Object", "object_summarize": "Summarize Object",
