@@ -141,3 +141,24 @@ async def test_an_agent_debugs_the_web_app_end_to_end(client: Client) -> None:
     listed: dict[str, Any] = await call_ok(client, "breakpoint_list")
     assert [b["verified"] for b in listed["breakpoints"]] == [False], listed
     assert "no debug session" in listed["breakpoints"][0]["message"]
+
+
+@with_client
+async def test_a_function_breakpoint_stops_and_a_log_point_prints(client: Client) -> None:
+    function = await call_ok(client, "breakpoint_set", function="WebApp.OrderRepository.Get")
+    log_point = await call_ok(client, "breakpoint_set", file=PROGRAM, line=marker_line("WebApp", "describe"),
+                              log_message="describing {id}")
+    port = free_port()
+    await call_ok(client, "debug_launch", program=str(target_dll("WebApp")), args=url_args(port))
+    await anyio.to_thread.run_sync(lambda: wait_until_serving(port))
+    thread, answers = in_background(lambda: http_get(port, "/orders/3/describe", timeout=60))
+    stop = await call_ok(client, "debug_wait", timeout_ms=60_000)
+    assert stop["state"] == "paused" and stop["hit_breakpoint_ids"] == [function["breakpoint"]["id"]], stop
+    assert stop["location"]["function"].endswith("Get"), stop
+    await call_ok(client, "breakpoint_remove", id=function["breakpoint"]["id"])
+    await call_ok(client, "debug_continue", wait=False)
+    thread.join(60)
+    assert answers and answers[0].status == 200, answers
+    await output_containing(client, "describing 3")
+    assert log_point["breakpoint"]["log_message"] == "describing {id}"
+    await call_ok(client, "debug_disconnect")
