@@ -41,6 +41,8 @@ def on_event(session: Session, process: AdapterProcess, event: dict[str, Any]) -
         _on_stopped(session, process, body)
     elif name == "continued":
         pass  # the session marks running itself before each resume; this event may come late
+    elif name == "output":
+        session.output.add(body.get("category"), str(body.get("output") or ""))
     elif name == "breakpoint":
         session.breakpoints.apply_event(body)
     elif name == "process" and isinstance(body.get("systemProcessId"), int):

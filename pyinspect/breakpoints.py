@@ -23,9 +23,12 @@ EXCEPTION_FILTERS = {"all": "all", "user_unhandled": "user-unhandled"}
 
 @dataclass
 class Breakpoint:
+    """A line breakpoint (file, line) or a function breakpoint (function); a log point
+    when log_message is set (it prints, through process_output, and never stops)."""
+
     id: int
-    file: str
-    line: int
+    file: str | None
+    line: int | None
     condition: str | None = None
     hit_count: int | None = None
     verified: bool = False
@@ -33,17 +36,21 @@ class Breakpoint:
     bound_line: int | None = None
     message: str | None = "pending until a session starts"
     adapter_id: int | None = None
+    function: str | None = None
+    log_message: str | None = None
 
     def info(self) -> BreakpointInfo:
-        return BreakpointInfo(id=self.id, file=self.file, line=self.line, condition=self.condition,
-                              hit_count=self.hit_count, verified=self.verified, hits=self.hits,
-                              bound_line=self.bound_line, message=self.message)
+        return BreakpointInfo(id=self.id, file=self.file, line=self.line, function=self.function,
+                              condition=self.condition, hit_count=self.hit_count, log_message=self.log_message,
+                              verified=self.verified, hits=self.hits, bound_line=self.bound_line, message=self.message)
 
     def request(self) -> dict[str, Any]:
-        """The DAP SourceBreakpoint; hit counts stay client-side."""
-        entry: dict[str, Any] = {"line": self.line}
+        """The DAP SourceBreakpoint or FunctionBreakpoint; hit counts stay client-side."""
+        entry: dict[str, Any] = {"name": self.function} if self.function else {"line": self.line}
         if self.condition:
             entry["condition"] = self.condition
+        if self.log_message:
+            entry["logMessage"] = self.log_message
         return entry
 
 
@@ -56,18 +63,33 @@ class BreakpointTable:
         self._lock = threading.Lock()
         self._next_id = 1
         self._items: dict[int, Breakpoint] = {}
-        self.exception_filter: str | None = None
-        self.exception_type: str | None = None
+        self.exception_filters: dict[str, str | None] = {}
+        """filter name (all, user_unhandled) -> the exception type it is narrowed to, if any"""
 
-    def add(self, file: str, line: int, condition: str | None, hit_count: int | None) -> Breakpoint:
+    def add(self, file: str, line: int, condition: str | None, hit_count: int | None,
+            log_message: str | None = None) -> Breakpoint:
         if not file.strip():
             raise InvalidParameterError("file must name a source file", file=file)
         if line < 1:
             raise InvalidParameterError(f"line must be 1 or more, got {line}", line=line)
-        if hit_count is not None and hit_count < 1:
-            raise InvalidParameterError(f"hit_count must be 1 or more, got {hit_count}", hit_count=hit_count)
+        _check_hit_count(hit_count)
+        if not os.path.isfile(os.path.expanduser(file)):
+            raise InvalidParameterError(f"no such source file: {file} (give the full path of the .cs file)",
+                                        file=file)
+        return self._store(Breakpoint(0, normalize_file(file), line, condition or None, hit_count,
+                                      log_message=log_message or None))
+
+    def add_function(self, function: str, condition: str | None, hit_count: int | None,
+                     log_message: str | None = None) -> Breakpoint:
+        if not function.strip():
+            raise InvalidParameterError("function must name a method (Namespace.Type.Method)")
+        _check_hit_count(hit_count)
+        return self._store(Breakpoint(0, None, None, condition or None, hit_count, function=function.strip(),
+                                      log_message=log_message or None))
+
+    def _store(self, breakpoint: Breakpoint) -> Breakpoint:
         with self._lock:
-            breakpoint = Breakpoint(self._next_id, normalize_file(file), line, condition or None, hit_count)
+            breakpoint.id = self._next_id
             self._items[breakpoint.id] = breakpoint
             self._next_id += 1
             return breakpoint
@@ -85,8 +107,11 @@ class BreakpointTable:
     def in_file(self, file: str) -> list[Breakpoint]:
         return [b for b in self.all() if b.file == file]
 
+    def functions(self) -> list[Breakpoint]:
+        return [b for b in self.all() if b.function is not None]
+
     def files(self) -> list[str]:
-        return sorted({b.file for b in self.all()})
+        return sorted({b.file for b in self.all() if b.file is not None})
 
     def unbind_all(self, message: str = "pending until a session starts") -> None:
         for breakpoint in self.all():
@@ -120,18 +145,28 @@ class BreakpointTable:
             return []
         name = os.path.basename(file)
         return [b for b in self.all()
-                if os.path.basename(b.file) == name and line in (b.line, b.bound_line)]
+                if b.file is not None and os.path.basename(b.file) == name and line in (b.line, b.bound_line)]
 
-    def set_exception_filter(self, filter_name: str, exception_type: str | None) -> None:
+    def set_exception_filter(self, filter_name: str, exception_type: str | None, clear: bool = False) -> None:
+        """Add or replace one filter (the other stays), or clear it."""
         if filter_name not in EXCEPTION_FILTERS:
             raise InvalidParameterError(
                 f"filter must be one of {', '.join(EXCEPTION_FILTERS)}, not {filter_name!r}",
                 filter=filter_name)
-        self.exception_filter, self.exception_type = filter_name, exception_type or None
+        with self._lock:
+            if clear:
+                self.exception_filters.pop(filter_name, None)
+            else:
+                self.exception_filters[filter_name] = exception_type or None
 
     def exception_request(self) -> tuple[list[str], list[dict[str, Any]]]:
-        if self.exception_filter is None:
-            return [], []
-        filter_id = EXCEPTION_FILTERS[self.exception_filter]
-        options = [{"filterId": filter_id, "condition": self.exception_type}] if self.exception_type else []
-        return [filter_id], options
+        with self._lock:
+            chosen = dict(self.exception_filters)
+        filters = [EXCEPTION_FILTERS[name] for name in chosen]
+        options = [{"filterId": EXCEPTION_FILTERS[name], "condition": kind} for name, kind in chosen.items() if kind]
+        return filters, options
+
+
+def _check_hit_count(hit_count: int | None) -> None:
+    if hit_count is not None and hit_count < 1:
+        raise InvalidParameterError(f"hit_count must be 1 or more, got {hit_count}", hit_count=hit_count)

@@ -28,7 +28,8 @@ with context (pid, address, command, seq) attached.
         ├── EvaluationError
         │   └── EvaluationNeedsCallError   read-only, but the expression needs a func-eval
         ├── NotCollectionError
-        └── DepthExceededError
+        ├── DepthExceededError
+        └── NoExceptionError
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ __all__ = [
     "HeapError",
     "HeapReadError",
     "InvalidParameterError",
+    "NoExceptionError",
     "NoSessionError",
     "NotAnObjectError",
     "NotCollectionError",
@@ -67,8 +69,8 @@ __all__ = [
 
 
 class ErrorCode(StrEnum):
-    """Every code an answer may carry. Contracts that spell codes in lower case
-    (object_summarize, collection_analyze) get ``code.lower()`` at the tool layer."""
+    """Every code an answer may carry, spelled this one way in every tool (the
+    object_summarize/collection_analyze contracts' lower-case spellings are not used)."""
 
     INVALID_PARAMETER = "INVALID_PARAMETER"
     SETUP_MISSING = "SETUP_MISSING"
@@ -93,6 +95,7 @@ class ErrorCode(StrEnum):
     DEPTH_EXCEEDED = "DEPTH_EXCEEDED"
     UNKNOWN_TOOL = "UNKNOWN_TOOL"
     INTERNAL_ERROR = "INTERNAL_ERROR"
+    NO_EXCEPTION = "NO_EXCEPTION"
 
 
 class PyInspectError(Exception):
@@ -221,3 +224,9 @@ class NotCollectionError(SessionError):
 
 class DepthExceededError(SessionError):
     code = ErrorCode.DEPTH_EXCEEDED
+
+
+class NoExceptionError(SessionError):
+    """exception_get at a stop that is not an exception stop."""
+
+    code = ErrorCode.NO_EXCEPTION

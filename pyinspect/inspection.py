@@ -47,6 +47,8 @@ T = TypeVar("T")
 SCOPES = ("locals", "arguments", "this", "all")
 _SCOPE_KIND = {"locals": "local", "arguments": "argument", "this": "this"}
 MAX_FRAMES = 1000
+MAX_VARIABLES = 500
+MAX_VALUE_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -204,25 +206,33 @@ class Inspector:
             return found
         return self._cached(("frame-vars", thread_id, frame_index), read)
 
-    def _children(self, reference: int) -> list[dict[str, Any]]:
+    def _children(self, reference: int, start: int | None = None, count: int | None = None) -> list[dict[str, Any]]:
         client = self._session.client
-        return self._cached(("children", reference), lambda: client.variables(reference))
+        return self._cached(("children", reference, start, count), lambda: client.variables(reference, start, count))
 
-    def variables(self, thread_id: int | None, frame_index: int, scope: str, expand: str | None) -> VariablesAnswer:
+    def variables(self, thread_id: int | None, frame_index: int, scope: str, expand: str | None,
+                  start: int = 0, count: int = 100) -> VariablesAnswer:
+        """A page of the frame's variables, or of the children of `expand`."""
         if scope not in SCOPES:
             raise InvalidParameterError(f"scope must be one of {', '.join(SCOPES)}, not {scope!r}")
+        if start < 0:
+            raise InvalidParameterError(f"start must be 0 or more, got {start}")
+        if not 1 <= count <= MAX_VARIABLES:
+            raise InvalidParameterError(f"count must be 1-{MAX_VARIABLES}, got {count}")
         thread = self.thread_or_current(thread_id)
         if expand:
-            reference = self._reference_of(expand, thread, frame_index)
-            children = self._children(reference) if reference else []
-            return VariablesAnswer(variables=[_variable_info(v, None, expand) for v in children])
+            reference, total = self._reference_of(expand, thread, frame_index)
+            # one more than asked: whether anything follows is then known even without a total
+            children = self._children(reference, start, count + 1) if reference else []
+            return _page([_variable_info(v, None, expand) for v in children], start, count, total)
         wanted = _SCOPE_KIND.get(scope)
-        return VariablesAnswer(variables=[
-            _variable_info(v, kind, None) for v, kind in self._frame_variables(thread, frame_index)
-            if wanted is None or kind == wanted])
+        found = [_variable_info(v, kind, None) for v, kind in self._frame_variables(thread, frame_index)
+                 if wanted is None or kind == wanted]
+        return _page(found[start:start + count + 1], start, count, len(found))
 
-    def _reference_of(self, path: str, thread_id: int, frame_index: int) -> int:
-        """Walk a dotted path through the frame's variables; evaluate it as a fallback."""
+    def _reference_of(self, path: str, thread_id: int, frame_index: int) -> tuple[int, int | None]:
+        """Walk a dotted path through the frame's variables; evaluate it as a fallback.
+        The value's variables reference and its children count (when the adapter says)."""
         segments = split_path(path)
         candidates = [v for v, _ in self._frame_variables(thread_id, frame_index)]
         found: dict[str, Any] | None = None
@@ -233,10 +243,11 @@ class Inspector:
             reference = int(found.get("variablesReference") or 0)
             candidates = self._children(reference) if reference else []
         if found is not None:
-            return int(found.get("variablesReference") or 0)
+            return int(found.get("variablesReference") or 0), _children_count(found)
         try:
-            return self.resolve_value(path, thread_id, frame_index).variables_reference
-        except VariableUnavailableError:
+            body = self._evaluate_raw(path, thread_id, frame_index)
+            return int(body.get("variablesReference") or 0), _children_count(body)
+        except EvaluationError:
             raise VariableUnavailableError(f"no variable at path {path!r} in frame {frame_index}",
                                            path=path) from None
 
@@ -326,11 +337,25 @@ def _module(raw: dict[str, Any]) -> str | None:
     return re.split(r"[\\/]", str(module))[-1] if module not in (None, "") else None
 
 
+def _children_count(raw: dict[str, Any]) -> int | None:
+    named, indexed = raw.get("namedVariables"), raw.get("indexedVariables")
+    return (named or 0) + (indexed or 0) if (named is not None or indexed is not None) else None
+
+
+def _page(found: list[VariableInfo], start: int, count: int, total: int | None) -> VariablesAnswer:
+    """`found` holds up to count+1 items from `start`: the extra one only says more follow."""
+    more = len(found) > count or (total is not None and start + min(len(found), count) < total)
+    shown = found[:count]
+    return VariablesAnswer(variables=shown, start=start, total=total, truncated=more,
+                           next_start=start + len(shown) if more else None)
+
+
 def _variable_info(raw: dict[str, Any], kind: str | None, parent: str | None) -> VariableInfo:
     reference = int(raw.get("variablesReference") or 0)
-    named, indexed = raw.get("namedVariables"), raw.get("indexedVariables")
-    count = (named or 0) + (indexed or 0) if (named is not None or indexed is not None) else None
+    count = _children_count(raw)
+    value = str(raw.get("value", ""))
+    cut = len(value) > MAX_VALUE_CHARS
     return VariableInfo(name=str(raw.get("name", "")), type=str(raw.get("type") or ""),
-                        value=str(raw.get("value", "")), has_children=reference > 0,
-                        children_count=count if reference > 0 else None,
+                        value=value[:MAX_VALUE_CHARS] + "…" if cut else value, value_truncated=True if cut else None,
+                        has_children=reference > 0, children_count=count if reference > 0 else None,
                         scope=kind if kind in ("argument", "local") else None, parent=parent)  # type: ignore[arg-type]

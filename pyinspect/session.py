@@ -30,6 +30,7 @@ from pyinspect.errors import (
 )
 from pyinspect.inspection import Inspector, ResolvedValue
 from pyinspect.models.session import SessionState, StopLocation
+from pyinspect.process_output import OutputBuffer
 
 if TYPE_CHECKING:
     from pyinspect.heap.reader import HeapReader
@@ -64,6 +65,7 @@ class Session:
         self._heap_lock = threading.Lock()
         self._watchdog: Watchdog | None = None
         self.inspector = Inspector(self)
+        self.output = OutputBuffer()
 
     # ---- lifecycle -------------------------------------------------------------------
 
@@ -115,6 +117,7 @@ class Session:
             self.state, self.stop, self.exit_code, self.end_message = "running", None, None, None
             self.pid, self.program, self.mode = None, program, mode
             self.epoch += 1
+        self.output.clear()
         self.breakpoints.unbind_all("not bound yet")
         process.client.add_listener(lambda event: events.on_event(self, process, event))
         try:
@@ -133,6 +136,8 @@ class Session:
             start()
             for file in self.breakpoints.files():
                 self.send_breakpoints(client, file)
+            if self.breakpoints.functions():
+                self.send_function_breakpoints(client)
             filters, options = self.breakpoints.exception_request()
             if filters:
                 client.set_exception_breakpoints(filters, options)
@@ -155,6 +160,10 @@ class Session:
         sent: list[Breakpoint] = self.breakpoints.in_file(file)
         results = client.set_breakpoints(file, [b.request() for b in sent])
         self.breakpoints.apply_results(sent, results)
+
+    def send_function_breakpoints(self, client: DapClient) -> None:
+        sent = self.breakpoints.functions()
+        self.breakpoints.apply_results(sent, client.set_function_breakpoints([b.request() for b in sent]))
 
     def disconnect(self, terminate: bool | None = None) -> SessionState:
         with self._lifecycle:
@@ -187,6 +196,8 @@ class Session:
             except AdapterError:
                 pass
         process.close()
+        self.breakpoints.unbind_all("not bound: no debug session (it ended); binds again at the next "
+                                    "debug_launch/debug_attach")
         if kill and pid is not None:
             events.ensure_dead(pid)
         with self.lock:
@@ -310,28 +321,43 @@ class Session:
 
     # ---- breakpoints -----------------------------------------------------------------
 
-    def set_breakpoint(self, file: str, line: int, condition: str | None = None,
-                       hit_count: int | None = None) -> Breakpoint:
-        breakpoint = self.breakpoints.add(file, line, condition, hit_count)
-        self._resend(breakpoint.file)
+    def set_breakpoint(self, file: str | None, line: int | None, condition: str | None = None,
+                       hit_count: int | None = None, function: str | None = None,
+                       log_message: str | None = None) -> Breakpoint:
+        """A line breakpoint (file and line) or a function breakpoint (function); the
+        condition is parsed first (a syntax error is refused here, not at the stop)."""
+        _check_condition(condition)
+        if function is not None:
+            if file is not None or line is not None:
+                raise InvalidParameterError("give either function, or file and line, not both")
+            breakpoint = self.breakpoints.add_function(function, condition, hit_count, log_message)
+        elif file is None or line is None:
+            raise InvalidParameterError("give file and line (a line breakpoint) or function")
+        else:
+            breakpoint = self.breakpoints.add(file, line, condition, hit_count, log_message)
+        self._resend(breakpoint)
         return breakpoint
 
     def remove_breakpoint(self, breakpoint_id: int) -> Breakpoint:
         breakpoint = self.breakpoints.remove(breakpoint_id)
-        self._resend(breakpoint.file)
+        self._resend(breakpoint)
         return breakpoint
 
-    def set_exception_breakpoint(self, filter_name: str, exception_type: str | None) -> bool:
-        self.breakpoints.set_exception_filter(filter_name, exception_type)
+    def set_exception_breakpoint(self, filter_name: str, exception_type: str | None, clear: bool = False) -> bool:
+        self.breakpoints.set_exception_filter(filter_name, exception_type, clear)
         if not self._is_live():
             return False
         filters, options = self.breakpoints.exception_request()
         self.client.set_exception_breakpoints(filters, options)
         return True
 
-    def _resend(self, file: str) -> None:
-        if self._is_live():
-            self.send_breakpoints(self.client, file)
+    def _resend(self, breakpoint: Breakpoint) -> None:
+        if not self._is_live():
+            return
+        if breakpoint.file is not None:
+            self.send_breakpoints(self.client, breakpoint.file)
+        else:
+            self.send_function_breakpoints(self.client)
 
     def _is_live(self) -> bool:
         with self.lock:
@@ -359,3 +385,13 @@ class Session:
                 self._heap.flush()
             self._heap_epoch = epoch
             return self._heap
+
+
+def _check_condition(condition: str | None) -> None:
+    if not condition or not condition.strip():
+        return
+    from pyinspect.heap._runtime import csharp_syntax_errors  # Roslyn, loaded on first condition
+    errors = csharp_syntax_errors(condition)
+    if errors:
+        raise InvalidParameterError(f"condition {condition!r} is not a C# expression: {'; '.join(errors)}",
+                                    condition=condition)

@@ -167,12 +167,16 @@ internal sealed class CollectionSink
             return;
         }
         record.FirstElements = _first;
-        // The last elements overlap the first ones when the collection is short.
-        var tail = _first.Skip(Math.Max(0, _first.Count - (_preview - _last.Count))).ToList();
-        record.LastElements = tail.Concat(_last.Select(e => Element(e.Index, e.Slot))).ToList();
         record.NumericStats = _stats?.ToRecord();
         if (_distribution && _sawReference)
             record.TypeDistribution = Distribution();
+        // A walk cut short by the budget never reached the end: the sample's last elements
+        // are not the collection's, so there are none to show.
+        if (Sampled)
+            return;
+        // The last elements overlap the first ones when the collection is short.
+        var tail = _first.Skip(Math.Max(0, _first.Count - (_preview - _last.Count))).ToList();
+        record.LastElements = tail.Concat(_last.Select(e => Element(e.Index, e.Slot))).ToList();
     }
 
     private List<TypeCountRecord> Distribution()

@@ -7,7 +7,10 @@ namespace PyInspect.Heap;
 /// </summary>
 public sealed class FieldRecord
 {
+    /// <summary>The name a person reads: an auto-property's backing field under the property's name.</summary>
     public string Name { get; set; } = "";
+    /// <summary>The field's real name when Name differs (an auto-property's backing field).</summary>
+    public string? FieldName { get; set; }
     public string TypeName { get; set; } = "";
     public string Value { get; set; } = "";
     public int Offset { get; set; }

@@ -96,7 +96,10 @@ internal sealed class ObjectDescriber
         foreach (var field in type.Fields.OrderBy(f => f.Offset))
         {
             ulong location = fieldsStart + (ulong)field.Offset;
-            var record = Slot(field.Name ?? "?", field.ElementType, field.Type, location, origin, depth);
+            string name = field.Name ?? "?";
+            var record = Slot(ValueNames.Display(name), field.ElementType, field.Type, location, origin, depth);
+            if (record.Name != name)
+                record.FieldName = name;
             if (!record.IsValueType && !ValueFormatter.IsReference(field.ElementType) && record.Size == 0)
                 record.Size = field.Size;
             result.Add(record);
@@ -153,10 +156,18 @@ internal sealed class ObjectDescriber
         else if (ValueFormatter.PrimitiveSize(element, _pointerSize) is int size and > 0)
         {
             record.Size = size;
-            record.Value = ValueFormatter.Primitive(_memory, element, location);
+            record.Value = type is { IsEnum: true } && ValueNames.Enum(_memory, type, location) is { } member
+                ? member : ValueFormatter.Primitive(_memory, element, location);
         }
         else
+        {
             EmbeddedStruct(record, type, location, origin, depth);
+            if (ValueNames.IsNullable(type) && ValueNames.Text(_memory, type, location, out bool isNull) is { } text)
+            {
+                record.Value = text;
+                record.IsNull = isNull;
+            }
+        }
         return record;
     }
 

@@ -47,7 +47,7 @@ public sealed class ObjectSummarizer
             catch (Exception exc) when (exc is not OutOfMemoryException)
             {
                 summary.InaccessibleFieldCount++;
-                record = new SummaryFieldRecord { Name = field.Name ?? "?", Type = TypeNames.Reflection(field.Type?.Name), Value = "<unreadable>" };
+                record = new SummaryFieldRecord { Name = ValueNames.Display(field.Name ?? "?"), Type = TypeNames.Reflection(field.Type?.Name), Value = "<unreadable>" };
             }
             summary.Fields.Add(record);
         }
@@ -56,9 +56,15 @@ public sealed class ObjectSummarizer
 
     private SummaryFieldRecord Field(ClrInstanceField field, Slot slot, SummaryRecord summary)
     {
-        var record = new SummaryFieldRecord { Name = field.Name ?? "?", Type = TypeNames.Reflection(field.Type?.Name) };
+        var record = new SummaryFieldRecord { Name = ValueNames.Display(field.Name ?? "?"), Type = TypeNames.Reflection(field.Type?.Name) };
         if (slot.IsReference)
             Reference(record, slot, summary);
+        else if (ValueNames.Text(_memory, slot.Type, slot.Location, out bool isNull) is { } text)
+        {
+            record.Value = text;
+            if (isNull)
+                summary.NullFields.Add(record.Name);
+        }
         else if (ValueFormatter.PrimitiveSize(slot.Element, _pointerSize) > 0)
         {
             record.Value = ValueFormatter.Primitive(_memory, slot.Element, slot.Location);

@@ -95,6 +95,13 @@ class DapClient:
             arguments["frameId"] = frame_id
         return self._call("evaluate", arguments, timeout)
 
+    def exception_info(self, thread_id: int) -> dict[str, Any]:
+        return self._call("exceptionInfo", {"threadId": thread_id})
+
+    def set_function_breakpoints(self, breakpoints: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        body = self._call("setFunctionBreakpoints", {"breakpoints": breakpoints})
+        return list(body.get("breakpoints") or [])
+
     def set_expression(self, expression: str, value: str, frame_id: int) -> dict[str, Any]:
         return self._call("setExpression", {"expression": expression, "value": value, "frameId": frame_id})
 

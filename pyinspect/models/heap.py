@@ -32,6 +32,8 @@ class HeapField(_HeapModel):
     """A field, an embedded struct's field, or an array element ("[0]", "[1, 2]")."""
 
     name: str
+    field_name: str | None = None
+    """The real field name when `name` is an auto-property's (its backing field)."""
     type_name: str
     value: str
     offset: int
@@ -53,6 +55,8 @@ class HeapField(_HeapModel):
             "size": self.size,
             "hasChildren": self.has_children,
         }
+        if self.field_name is not None:
+            data["fieldName"] = self.field_name
         if self.address is not None:
             data["address"] = self.address
         if self.is_circular_ref:

@@ -66,11 +66,19 @@ class VariableInfo(_Answer):
     children_count: int | None = None
     scope: Literal["argument", "local"] | None = None
     parent: str | None = None
+    value_truncated: bool | None = None
 
 
 class VariablesAnswer(_Answer):
+    """One page of variables: `start` is the first one's position, `total` how many there
+    are (when the adapter says), `truncated` true when more follow at `next_start`."""
+
     success: bool = True
     variables: list[VariableInfo]
+    start: int = 0
+    total: int | None = None
+    truncated: bool = False
+    next_start: int | None = None
 
 
 class EvaluateAnswer(_Answer):

@@ -47,10 +47,12 @@ class BreakpointInfo(_Answer):
     """A breakpoint as the session keeps it: ids are pyinspect's own and survive launches."""
 
     id: int
-    file: str
-    line: int
+    file: str | None = None
+    line: int | None = None
+    function: str | None = None
     condition: str | None = None
     hit_count: int | None = None
+    log_message: str | None = None
     verified: bool
     hits: int = 0
     bound_line: int | None = None
@@ -63,14 +65,22 @@ class BreakpointAnswer(_Answer):
 
 
 class BreakpointListAnswer(_Answer):
+    """A page of the breakpoints (`start`, `total`, `truncated`) and the exception filters
+    in force, with the type each is narrowed to (exception_types)."""
+
     success: bool = True
     breakpoints: list[BreakpointInfo]
+    start: int = 0
+    total: int = 0
+    truncated: bool = False
     exception_filters: list[str] = []
-    exception_type: str | None = None
+    exception_types: dict[str, str] = {}
 
 
 class ExceptionBreakpointAnswer(_Answer):
     success: bool = True
     filter: Literal["all", "user_unhandled"]
     exception_type: str | None = None
+    cleared: bool = False
+    exception_filters: list[str] = []
     applied: bool

@@ -1,8 +1,8 @@
 """Tool error answers: one place that turns a PyInspectError into what a contract shows.
 
 Default shape ``{"success": false, "error": {"code", "message"}}``; the evaluate contract
-has its own, ``{"error": true, "message", "type"}``. Contracts that spell codes in
-lower case apply ``code.lower()`` in their own tools module.
+has its own, ``{"error": true, "message", "type", "code"}``. Codes are spelled one way
+everywhere: the ErrorCode values (UPPER_SNAKE).
 """
 
 from __future__ import annotations
@@ -36,8 +36,13 @@ def unexpected_error(exc: BaseException) -> PyInspectError:
 
 
 def error_result(answer: dict[str, Any]) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(answer))],
-                          structured_content=answer, is_error=True)
+    """An error answer: the contract's envelope as JSON text, and no structured content.
+
+    The MCP spec lets a tool error carry no structuredContent; clients such as the
+    TypeScript SDK validate any structuredContent they get (errors too) against the tool's
+    output schema, which describes the success answer, so an envelope there would turn
+    every error into an unreadable schema failure."""
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(answer))], is_error=True)
 
 
 def answer_result(answer: BaseModel) -> CallToolResult:

@@ -22,6 +22,8 @@ from pyinspect.server.parameters import (
     Format,
     FrameIndex,
     MaxFrames,
+    PageCount,
+    PageStart,
     Scope,
     StartFrame,
     ThreadId,
@@ -46,11 +48,14 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         return get_session().inspector.stack_trace(thread_id, start_frame, max_frames)
 
     def variables_get(thread_id: ThreadId = None, frame_index: FrameIndex = 0, scope: Scope = "all",
-                      expand: Expand = None) -> VariablesAnswer:
+                      expand: Expand = None, start: PageStart = 0, count: PageCount = 100) -> VariablesAnswer:
         """Locals, arguments and `this` of a frame (frame_index 0 = top) of a paused thread.
         expand="this._repository" (a dotted path, [i] for elements) lists that value's
-        children instead, each with `parent`. Use after stacktrace_get."""
-        return get_session().inspector.variables(thread_id, frame_index, scope, expand)
+        children instead, each with `parent`. Paged: at most `count` items from `start`;
+        `total` says how many there are and truncated=true that more follow at next_start
+        (for a whole collection at once, collection_analyze is better). Values longer than
+        2000 characters are cut and say value_truncated. Use after stacktrace_get."""
+        return get_session().inspector.variables(thread_id, frame_index, scope, expand, start, count)
 
     def evaluate(expression: Expression, thread_id: ThreadId = None, frame_index: FrameIndex = 0,
                  format: Format = "default") -> EvaluateAnswer:

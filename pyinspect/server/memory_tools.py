@@ -5,7 +5,7 @@ Each resolves its expression in the chosen thread and frame through the adapter
 everything else from the heap with the session's ClrMD reader, in one call. A struct
 value has no address: object_inspect and object_summarize list it from the adapter's
 children and say ``isValueType``; an ImmutableArray struct is analysed through its array.
-object_inspect answers upper-case codes (its contract); the other two lower-case ones.
+Codes are the ErrorCode values (UPPER_SNAKE) in all three, as in every tool.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pyinspect.errors import (
     SetupMissingError,
     VariableUnavailableError,
 )
-from pyinspect.inspection import ResolvedValue
+from pyinspect.inspection import MAX_VARIABLES, ResolvedValue
 from pyinspect.models.memory import (
     CollectionAnalyzeAnswer,
     ObjectInspectAnswer,
@@ -59,13 +59,6 @@ _IMMUTABLE_ARRAY = "System.Collections.Immutable.ImmutableArray"
 _LEADING_NAME = re.compile(r"\s*@?([A-Za-z_]\w*)")
 
 
-def lower_case_answer(exc: PyInspectError) -> dict[str, Any]:
-    """object_summarize and collection_analyze spell their codes in lower case."""
-    answer = error_answer(exc)
-    answer["error"]["code"] = answer["error"]["code"].lower()
-    return answer
-
-
 def inspect_answer(exc: PyInspectError) -> dict[str, Any]:
     """object_inspect: an expression that does not resolve is INVALID_REFERENCE."""
     if exc.code in (ErrorCode.VARIABLE_UNAVAILABLE, ErrorCode.EVAL_EXCEPTION):
@@ -81,8 +74,8 @@ def _check(max_preview_items: int, timeout_ms: int) -> None:
 
 
 def _resolve(session: Session, expression: str, thread_id: int | None, frame_index: int) -> ResolvedValue:
-    """The expression's value; a failure is variable_unavailable when its first name is not
-    in scope, else eval_exception (the name exists, evaluating the rest failed)."""
+    """The expression's value; a failure is VARIABLE_UNAVAILABLE when its first name is not
+    in scope, else EVAL_EXCEPTION (the name exists, evaluating the rest failed)."""
     session.require_paused()
     try:
         value = session.resolve_value(expression, thread_id, frame_index)
@@ -116,7 +109,8 @@ def _root_in_scope(session: Session, expression: str, thread_id: int | None, fra
 
 def _children(session: Session, expression: str, thread_id: int | None, frame_index: int) -> list[Any]:
     """The children of expression ("" for the frame's own variables)."""
-    return list(session.inspector.variables(thread_id, frame_index, "all", expression or None).variables)
+    return list(session.inspector.variables(thread_id, frame_index, "all", expression or None,
+                                           count=MAX_VARIABLES).variables)
 
 
 def inspect_object(session: Session, object_ref: str, depth: int, thread_id: int | None,
@@ -244,5 +238,5 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         return analyze_collection(get_session(), expression, max_preview_items, thread_id, frame_index, timeout_ms)
 
     _add(mcp, object_inspect, ObjectInspectAnswer, inspect_answer, "Inspect Object")
-    _add(mcp, object_summarize, ObjectSummarizeAnswer, lower_case_answer, "Summarize Object")
-    _add(mcp, collection_analyze, CollectionAnalyzeAnswer, lower_case_answer, "Analyze Collection")
+    _add(mcp, object_summarize, ObjectSummarizeAnswer, error_answer, "Summarize Object")
+    _add(mcp, collection_analyze, CollectionAnalyzeAnswer, error_answer, "Analyze Collection")

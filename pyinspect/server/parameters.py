@@ -12,6 +12,7 @@ __all__ = [
     "AdapterChoice",
     "Args",
     "BreakpointId",
+    "ClearFilter",
     "Condition",
     "Cwd",
     "Depth",
@@ -23,10 +24,14 @@ __all__ = [
     "File",
     "Format",
     "FrameIndex",
+    "Function",
     "HitCount",
     "Line",
+    "LogMessage",
     "MaxFrames",
     "ObjectRef",
+    "PageCount",
+    "PageStart",
     "Pid",
     "Preview",
     "Program",
@@ -51,6 +56,9 @@ MaxFrames = Annotated[int, Field(description="At most this many frames (1-1000)"
 # inspection
 Scope = Annotated[Literal["locals", "arguments", "this", "all"], Field(description="Which variables of the frame")]
 Expand = Annotated[str | None, Field(description="A path (this._repository, items[2].Name) whose children to list")]
+PageStart = Annotated[int, Field(description="Position of the first item to return (0; or next_start of the "
+                                            "previous page)")]
+PageCount = Annotated[int, Field(description="At most this many items (1-500)")]
 Expression = Annotated[str, Field(description="C# expression: names, member access, indexers")]
 Format = Annotated[Literal["default", "hex", "binary"], Field(description="How integers are rendered")]
 
@@ -74,8 +82,13 @@ Terminate = Annotated[bool | None, Field(description="Kill the process (default:
 WaitMs = Annotated[int, Field(description="Longest wait in milliseconds (0-600000)")]
 WaitForStop = Annotated[bool, Field(description="Block until the next stop or exit")]
 StepMode = Annotated[Literal["over", "into", "out"], Field(description="Step over the line, into its call, or out")]
-File = Annotated[str, Field(description="Full path of the .cs source file")]
-Line = Annotated[int, Field(description="1-based source line")]
+File = Annotated[str | None, Field(description="Full path of the .cs source file (with line)")]
+Line = Annotated[int | None, Field(description="1-based source line (with file)")]
+Function = Annotated[str | None, Field(description="Instead of file and line: a method, Namespace.Type.Method "
+                                                   "(every overload), e.g. WebApp.PricingService.ComputeTotalAsync")]
+LogMessage = Annotated[str | None, Field(description="Make it a log point: print this text (with {expression} "
+                                                     "parts evaluated) to process_output instead of stopping")]
+ClearFilter = Annotated[bool, Field(description="true: remove this filter (the other one stays)")]
 BreakpointId = Annotated[int, Field(description="Id from breakpoint_set or breakpoint_list")]
 Condition = Annotated[str | None, Field(description="C# boolean expression; stop only when true")]
 HitCount = Annotated[int | None, Field(description="Stop only from the Nth hit on (1 or more)")]

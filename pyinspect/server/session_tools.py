@@ -20,14 +20,19 @@ from pyinspect.server.parameters import (
     AdapterChoice,
     Args,
     BreakpointId,
+    ClearFilter,
     Condition,
     Cwd,
     Env,
     ExceptionFilter,
     ExceptionType,
     File,
+    Function,
     HitCount,
     Line,
+    LogMessage,
+    PageCount,
+    PageStart,
     Pid,
     Program,
     StepMode,
@@ -107,31 +112,50 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         on it, or out of the current method; returns the new paused state and location."""
         return get_session().step(mode, thread_id, _seconds(timeout_ms))
 
-    def breakpoint_set(file: File, line: Line, condition: Condition = None,
-                       hit_count: HitCount = None) -> BreakpointAnswer:
-        """Break at a source line (full path of the .cs file). Allowed before any session: the
-        breakpoint is pending until debug_launch/debug_attach and survives later launches.
-        condition: a C# boolean expression; hit_count: stop only from the Nth hit on."""
-        return BreakpointAnswer(breakpoint=get_session().set_breakpoint(file, line, condition, hit_count).info())
+    def breakpoint_set(file: File = None, line: Line = None, function: Function = None, condition: Condition = None,
+                       hit_count: HitCount = None, log_message: LogMessage = None) -> BreakpointAnswer:
+        """Break at a source line (file: full path of the .cs file, and line) or at the start
+        of a method (function: Namespace.Type.Method, every overload). Allowed before any
+        session: pending until debug_launch/debug_attach, kept across launches; check
+        `verified` (and `message`) with breakpoint_list after the launch. condition: a C#
+        boolean expression, parsed now (a syntax error is INVALID_PARAMETER); hit_count:
+        stop only from the Nth hit on; log_message: a log point, which prints to
+        process_output ({expr} parts evaluated) and does not stop."""
+        breakpoint = get_session().set_breakpoint(file, line, condition, hit_count, function, log_message)
+        return BreakpointAnswer(breakpoint=breakpoint.info())
 
     def breakpoint_remove(id: BreakpointId) -> BreakpointAnswer:
-        """Remove a breakpoint by the id breakpoint_set or breakpoint_list gave."""
+        """Remove a breakpoint (line, function or log point) by the id breakpoint_set or
+        breakpoint_list gave; a running session stops using it at once."""
         return BreakpointAnswer(breakpoint=get_session().remove_breakpoint(id).info())
 
-    def breakpoint_list() -> BreakpointListAnswer:
-        """Every breakpoint with whether it is bound (verified), its bound line and hit count so far.
-        Use it after debug_launch/debug_attach to check that each breakpoint bound."""
+    def breakpoint_list(start: PageStart = 0, count: PageCount = 100) -> BreakpointListAnswer:
+        """The breakpoints (a page: start, count; total and truncated say if more exist) with
+        whether each is bound (verified; else `message` says why), its bound line and hits
+        so far, and the exception filters in force. Use it after debug_launch/debug_attach
+        to check that each breakpoint bound."""
+        if start < 0 or not 1 <= count <= 500:
+            raise InvalidParameterError(f"start must be 0 or more and count 1-500, got {start}, {count}")
         table = get_session().breakpoints
-        return BreakpointListAnswer(breakpoints=[b.info() for b in table.all()],
-                                    exception_filters=[table.exception_filter] if table.exception_filter else [],
-                                    exception_type=table.exception_type)
+        everything = table.all()
+        filters = dict(table.exception_filters)
+        return BreakpointListAnswer(breakpoints=[b.info() for b in everything[start:start + count]], start=start,
+                                    total=len(everything), truncated=start + count < len(everything),
+                                    exception_filters=list(filters),
+                                    exception_types={k: v for k, v in filters.items() if v})
 
-    def breakpoint_set_exception(filter: ExceptionFilter, exception_type: ExceptionType = None) -> ExceptionBreakpointAnswer:
-        """Stop when an exception is thrown: filter "all" (every throw) or "user_unhandled"
-        (not handled by user code); exception_type narrows to one .NET type. Kept across
-        launches like line breakpoints."""
-        applied = get_session().set_exception_breakpoint(filter, exception_type)
-        return ExceptionBreakpointAnswer(filter=filter, exception_type=exception_type, applied=applied)
+    def breakpoint_set_exception(filter: ExceptionFilter, exception_type: ExceptionType = None,
+                                 clear: ClearFilter = False) -> ExceptionBreakpointAnswer:
+        """Stop when an exception is thrown: filter "all" (every throw, even one caught later)
+        or "user_unhandled" (about to go unhandled by user code). Each filter is added or
+        replaced on its own, both can be on; clear=true removes one. exception_type narrows
+        the filter to that .NET type (System.InvalidOperationException). Kept across launches.
+        At the stop, exception_get gives the exception."""
+        session = get_session()
+        applied = session.set_exception_breakpoint(filter, exception_type, clear)
+        return ExceptionBreakpointAnswer(filter=filter, exception_type=None if clear else exception_type,
+                                         cleared=clear, exception_filters=list(session.breakpoints.exception_filters),
+                                         applied=applied)
 
     changing: tuple[Callable[..., BaseModel], ...] = (
         debug_launch, debug_attach, debug_disconnect, debug_continue, debug_pause, debug_step,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -32,10 +33,23 @@ def with_client(test: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
     """A tool's structured answer; a success answer must not be flagged as an error."""
     result = await client.call_tool(tool, arguments)
-    answer = result.structured_content
+    if result.is_error:
+        # errors carry no structured content (it would fail the output schema): the
+        # contract's envelope is the JSON text
+        assert result.structured_content is None, f"{tool}: an error with structured content"
+        answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
+    else:
+        answer = result.structured_content
     assert isinstance(answer, dict), f"{tool} gave no structured answer: {result.content}"
     failed = answer.get("success") is False or answer.get("error") is True
     assert bool(result.is_error) == failed, f"{tool}: is_error={result.is_error} but {answer}"
+    return answer
+
+
+def error_json(result: Any) -> dict[str, Any]:
+    """An error result's envelope: JSON text, with no structured content beside it."""
+    assert result.is_error and result.structured_content is None, result
+    answer: dict[str, Any] = json.loads(result.content[0].text)
     return answer
 
 

@@ -32,7 +32,7 @@ async def test_all_with_a_type_stops_where_it_is_thrown(client: Client) -> None:
     before = await call_ok(client, "breakpoint_set_exception", filter="all", exception_type="System.FormatException")
     assert before["applied"] is False  # no session yet: kept for the launch
     listed = await call_ok(client, "breakpoint_list")
-    assert (listed["exception_filters"], listed["exception_type"]) == (["all"], "System.FormatException")
+    assert (listed["exception_filters"], listed["exception_types"]) == (["all"], {"all": "System.FormatException"})
     await assert_stopped_in_main_by(client, await launch_bad_number(client), "Exception thrown")
     await call_ok(client, "debug_disconnect")
 

@@ -39,10 +39,12 @@ async def test_collections_from_locals_and_field_paths_match_the_truth(client: C
     assert local["summary"]["count"] == 10 and len(local["summary"]["firstElements"]) == 10
     sampled = (await call_ok(client, "collection_analyze", expression="bag.Large", timeout_ms=1))["summary"]
     assert sampled["isSampled"] is True and 0 < sampled["sampledCount"] < sampled["count"]
-    assert await error_code(client, "collection_analyze", expression="customer") == "not_collection"
-    assert await error_code(client, "collection_analyze", expression="nothing_here") == "variable_unavailable"
+    # the walk stopped early: the sample's end is not the list's end, so no lastElements
+    assert sampled["lastElements"] is None and sampled["firstElements"][0]["index"] == 0, sampled
+    assert await error_code(client, "collection_analyze", expression="customer") == "NOT_COLLECTION"
+    assert await error_code(client, "collection_analyze", expression="nothing_here") == "VARIABLE_UNAVAILABLE"
     assert await error_code(client, "collection_analyze", expression="ints", max_preview_items=51) \
-        == "invalid_parameter"
+        == "INVALID_PARAMETER"
     await call_ok(client, "debug_disconnect")
 
 
@@ -83,7 +85,7 @@ async def test_memory_tools_need_a_paused_process(client: Client, tmp_path: Path
     await stop_at_ready(client, tmp_path)
     running = await call_ok(client, "debug_continue", wait=False)
     assert running["state"] == "running", running
-    assert await error_code(client, "collection_analyze", expression="ints") == "not_paused"
-    assert await error_code(client, "object_summarize", expression="customer") == "not_paused"
+    assert await error_code(client, "collection_analyze", expression="ints") == "NOT_PAUSED"
+    assert await error_code(client, "object_summarize", expression="customer") == "NOT_PAUSED"
     assert await error_code(client, "object_inspect", object_ref="customer") == "NOT_PAUSED"
     await call_ok(client, "debug_disconnect")

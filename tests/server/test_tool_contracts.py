@@ -14,6 +14,7 @@ from mcp import Client
 from mcp_calls import (
     call_ok,
     error_code,
+    error_json,
     stop_at_ready,
     story_line,
     story_source,
@@ -25,7 +26,8 @@ from support.targets import target_dll
 pytestmark = pytest.mark.asyncio
 
 READ_ONLY = {"debug_state", "debug_wait", "breakpoint_list", "threads_list", "stacktrace_get", "variables_get",
-             "evaluate", "object_inspect", "object_summarize", "collection_analyze", "process_list"}
+             "evaluate", "object_inspect", "object_summarize", "collection_analyze", "process_list",
+             "process_output", "exception_get"}
 CHANGING = {"debug_launch", "debug_attach", "debug_disconnect", "debug_continue", "debug_pause", "debug_step",
             "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception", "evaluate_with_calls"}
 CONTRACT_TITLES = {"object_inspect": "Inspect Object", "object_summarize": "Summarize Object",
@@ -80,21 +82,20 @@ async def test_memory_tools_validate_every_parameter(client: Client, tmp_path: P
         for case in cases:
             assert await error_code(client, "object_inspect", **{"object_ref": "customer", **case}) == code, case
     codes = {
-        "invalid_parameter": [{"max_preview_items": 0}, {"max_preview_items": 51}, {"max_preview_items": "many"},
+        "INVALID_PARAMETER": [{"max_preview_items": 0}, {"max_preview_items": 51}, {"max_preview_items": "many"},
                               {"timeout_ms": 0}, {"expression": ""}, {"frame_index": -1}, {"thread_id": "main"}],
-        "unknown_frame": [{"frame_index": 50}],
-        "unknown_thread": [{"thread_id": 987_654_321}],
-        "variable_unavailable": [{"expression": "nothing_here"}],
-        "eval_exception": [{"expression": "customer.Address.Street"}, {"expression": "customer.NoSuchField"}],
+        "UNKNOWN_FRAME": [{"frame_index": 50}],
+        "UNKNOWN_THREAD": [{"thread_id": 987_654_321}],
+        "VARIABLE_UNAVAILABLE": [{"expression": "nothing_here"}],
+        "EVAL_EXCEPTION": [{"expression": "customer.Address.Street"}, {"expression": "customer.NoSuchField"}],
     }
     for tool, subject in (("object_summarize", "customer"), ("collection_analyze", "ints")):
         for code, cases in codes.items():
             for case in cases:
                 assert await error_code(client, tool, **{"expression": subject, **case}) == code, (tool, case)
     failed = await client.call_tool("object_summarize", {"expression": "customer.Address.Street"})
-    assert failed.structured_content is not None
-    assert "Failed to evaluate expression 'customer.Address.Street'" in failed.structured_content["error"]["message"]
-    assert await error_code(client, "collection_analyze", expression="customer.Address") == "variable_unavailable"
+    assert "Failed to evaluate expression 'customer.Address.Street'" in error_json(failed)["error"]["message"]
+    assert await error_code(client, "collection_analyze", expression="customer.Address") == "VARIABLE_UNAVAILABLE"
     # every refusal left the session answering
     assert (await call_ok(client, "collection_analyze", expression="ints"))["summary"]["count"] == 10
     await call_ok(client, "debug_disconnect")

@@ -22,7 +22,7 @@ import psutil
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_calls import call_ok, error_code, story_line, story_source
+from mcp_calls import call_ok, error_code, error_json, story_line, story_source
 from support.targets import target_dll
 
 from pyinspect.server import create_server
@@ -129,8 +129,8 @@ async def test_netcoredbg_missing_is_a_setup_error_and_ours_still_works(
     async with Client(create_server(adapter="netcoredbg")) as client:
         program = str(target_dll("AgentStory"))
         launched = await client.call_tool("debug_launch", {"program": program})
-        answer = launched.structured_content
-        assert answer is not None and answer["error"]["code"] == "SETUP_MISSING", answer
+        answer = error_json(launched)
+        assert answer["error"]["code"] == "SETUP_MISSING", answer
         assert "PYINSPECT_NETCOREDBG" in answer["error"]["message"] and "PATH" in answer["error"]["message"]
         monkeypatch.setenv("PYINSPECT_NETCOREDBG", str(tmp_path / "no-such-netcoredbg"))
         assert await error_code(client, "debug_attach", pid=os.getpid()) == "SETUP_MISSING"
@@ -185,7 +185,7 @@ async def test_a_session_tolerates_netcoredbgs_quirks(monkeypatch: pytest.Monkey
         names = {v["name"]: v["value"] for v in (await call_ok(client, "variables_get"))["variables"]}
         assert names["quantity"] == "1" and names["unit"] == "2.5"
         assert (await call_ok(client, "evaluate", expression="this._customer.Name"))["result"] == '"Ada"'
-        assert await error_code(client, "collection_analyze", expression="this._customer.Orders") == "setup_missing"
+        assert await error_code(client, "collection_analyze", expression="this._customer.Orders") == "SETUP_MISSING"
         assert await error_code(client, "object_inspect", object_ref="this._customer") == "SETUP_MISSING"
         await call_ok(client, "breakpoint_set", file=story_source(), line=story_line("price"), hit_count=2)
         await call_ok(client, "breakpoint_remove", id=1)

@@ -71,6 +71,7 @@ def test_a_spent_time_budget_samples_and_says_how_many_were_read(
     got = reader.analyze_collection(want["address"], timeout_ms=1)
     assert got.is_sampled and got.sampled_count is not None
     assert 0 < got.sampled_count < want["count"] and got.count == want["count"]
+    assert got.last_elements is None  # never the sample's end labelled as the collection's
     assert got.to_contract()["sampledCount"] == got.sampled_count
 
 

@@ -70,7 +70,7 @@ public static class Measure
         ["Friend"] = Truth.Field(dog, ref dog.Friend, "{HeapTruth.Animal}"),
         ["Good"] = Truth.Field(dog, ref dog.Good, "true"),
         ["Initial"] = Truth.Field(dog, ref dog.Initial, "'R'"),
-        ["Mood"] = Truth.Field(dog, ref dog.Mood, "7"),
+        ["Mood"] = Truth.Field(dog, ref dog.Mood, dog.Mood.ToString()),
     });
 
     private static Dictionary<string, object> HolderTruth(Holder h) => Truth.Object(h, "HeapTruth.Holder", new()

@@ -1,0 +1,58 @@
+"""Answers of process_output and exception_get (snake_case like the session tools)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["ExceptionAnswer", "ExceptionFrame", "ExceptionInfo", "OutputAnswer", "OutputEntry"]
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class OutputEntry(_Answer):
+    index: int
+    stream: str
+    text: str
+
+
+class OutputAnswer(_Answer):
+    """A page of the program's output. `available` is false for an attached process, whose
+    stdout/stderr go where it was started; `dropped` counts chunks lost to the size cap
+    before `cursor`; `truncated` means more is waiting at `next_cursor`."""
+
+    success: bool = True
+    available: bool
+    message: str | None = None
+    cursor: int
+    next_cursor: int
+    total: int
+    dropped: int = 0
+    truncated: bool
+    entries: list[OutputEntry]
+
+
+class ExceptionFrame(_Answer):
+    function: str
+    file: str | None = None
+    line: int | None = None
+
+
+class ExceptionInfo(_Answer):
+    type: str
+    message: str
+    stack_trace: str | None = None
+    frames: list[ExceptionFrame] = []
+    inner_exceptions: list[ExceptionInfo] = []
+
+
+class ExceptionAnswer(_Answer):
+    """`break_mode` is where the runtime says the exception goes: always (first chance, a
+    handler may still catch it), unhandled, or userUnhandled (only an async method's
+    task catches it)."""
+
+    success: bool = True
+    thread_id: int
+    break_mode: str
+    exception: ExceptionInfo
