@@ -70,8 +70,11 @@ internal static class HeapInventory
     {
         var ready = new HashSet<ulong>(g.Heap.EnumerateFinalizerRoots().Select(r => r.Object.Address));
         var byType = new Dictionary<string, FinalizerRecord>();
+        var seen = new HashSet<ulong>();
         foreach (var obj in g.Heap.EnumerateFinalizableObjects().Concat(g.Heap.EnumerateFinalizerRoots().Select(r => r.Object)))
         {
+            if (!seen.Add(obj.Address))
+                continue;
             string type = obj.Type?.Name ?? "<unknown type>";
             if (!byType.TryGetValue(type, out var record))
                 byType[type] = record = new FinalizerRecord { Type = type };

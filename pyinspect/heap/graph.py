@@ -7,7 +7,7 @@ is one crossing answering JSON rows, parsed into frozen models.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -54,7 +54,7 @@ class HeapGraph:
             raise InvalidParameterError(f"which must be all, live or dead, got {which!r}", which=which)
         return self._rows(GraphTypeStat, lambda: self._graph.TypeStatsJson(_WHICH[which], _top(top)))
 
-    def retained(self, addresses: list[int | str] | None = None, top: int = 20) -> list[RetainedObject]:
+    def retained(self, addresses: Sequence[int | str] | None = None, top: int = 20) -> list[RetainedObject]:
         """The given objects with their retained sizes, or the top retainers when none are given."""
         wanted = ",".join(hex(_address(a)) for a in addresses or [])
         return self._rows(RetainedObject, lambda: self._graph.RetainedJson(wanted, _top(top)), command="retained")

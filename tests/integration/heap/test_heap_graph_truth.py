@@ -9,25 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.targets import read_truth, running_target, wait_for_file
 
-from pyinspect.heap import HeapReader, create_dump
+from pyinspect.heap import HeapReader
 from pyinspect.heap.graph import HeapGraph
 
 GRAPHS = {"tree": ["a", "b", "c", "d"], "diamond": ["top", "left", "right", "shared", "leaf"],
           "cycle": ["c1", "c2", "c3"], "array": ["array", "third"]}
 SINGLES = ["onlyStatic", "strongHandle", "pinnedHandle", "stackOnly", "threadLocal", "finalizer"]
-
-
-@pytest.fixture(scope="module")
-def truth_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, dict[str, Any], Path]]:
-    folder = tmp_path_factory.mktemp("heapgraphtruth")
-    truth_file = folder / "truth.json"
-    with running_target("HeapGraphTruth", str(truth_file)) as proc:
-        wait_for_file(truth_file, timeout=60, proc=proc)
-        dump = create_dump(proc.pid, folder / "heapgraphtruth.dmp")
-        yield proc.pid, read_truth(truth_file), dump
-    dump.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="module", params=["live", "dump"])
