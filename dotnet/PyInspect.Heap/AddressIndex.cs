@@ -28,6 +28,9 @@ internal sealed class AddressIndex
         Array.Sort(_sorted, _indexOf);
     }
 
+    /// <summary>Bytes of the sorted copy and permutation (0 when the walk was in address order).</summary>
+    public long ExtraBytes => _indexOf is null ? 0 : _sorted.Length * 12L;
+
     /// <summary>The object starting exactly at address, or -1.</summary>
     public int Find(ulong address)
     {

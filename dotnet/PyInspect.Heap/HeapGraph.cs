@@ -63,6 +63,11 @@ public sealed class HeapGraph
     public long UnresolvedReferences { get; }
     public int SuperRoot => Addresses.Length;
 
+    /// <summary>Bytes held by the graph's arrays (objects, references, dominators, retained sizes).</summary>
+    public long ArrayBytes =>
+        Addresses.Length * (8L + 4 + 8 + 1) + Offsets.Length * 4L + Targets.Length * 4L + Idom.Length * 4L
+        + Retained.Length * 8L + DomChildOffsets.Length * 4L + DomChildren.Length * 4L + Index.ExtraBytes;
+
     internal bool IsLive(int v) => Idom[v] >= 0;
 
     /// <summary>Per type retained sizes, computed on first use.</summary>

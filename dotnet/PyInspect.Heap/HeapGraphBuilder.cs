@@ -96,7 +96,7 @@ public sealed class HeapGraphBuilder
         _addresses.Add(obj.Address);
         _typeOf.Add(typeIndex);
         _sizes.Add(size);
-        _generations.Add((byte)tally.Segment.GetGeneration(obj.Address));
+        _generations.Add(tally.FixedGeneration ?? (byte)tally.Segment.GetGeneration(obj.Address));
         _edgeStart.Add(_edges.Count);
         if (type.ContainsPointers || type.IsCollectible)
             foreach (ulong target in obj.EnumerateReferenceAddresses(carefully: false, considerDependantHandles: true))

@@ -98,12 +98,18 @@ internal sealed class RetentionPaths
     {
         ulong target = _g.Addresses[w];
         var obj = _g.Heap.GetObject(_g.Addresses[v]);
-        if (obj.Type is { IsArray: true } arrayType && arrayType.ComponentSize > 0)
+        if (_g.PointerSize == 8 && obj.Type is { IsArray: true } arrayType && arrayType.ComponentType is { IsObjectReference: true })
         {
-            ulong first = arrayType.GetArrayElementAddress(obj.Address, 0);
+            int found = FindInReferenceArray(obj, arrayType, target);
+            if (found >= 0)
+                return $"[{found}]";
+        }
+        else if (obj.Type is { IsArray: true } structArray && structArray.ComponentSize > 0)
+        {
+            ulong first = structArray.GetArrayElementAddress(obj.Address, 0);
             foreach (var reference in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: false))
                 if (reference.Object.Address == target)
-                    return $"[{(obj.Address + (ulong)_g.PointerSize + (ulong)reference.Offset - first) / (ulong)arrayType.ComponentSize}]";
+                    return $"[{(obj.Address + (ulong)_g.PointerSize + (ulong)reference.Offset - first) / (ulong)structArray.ComponentSize}]";
         }
         foreach (var reference in obj.EnumerateReferencesWithFields(carefully: false, considerDependantHandles: true))
         {
@@ -115,6 +121,27 @@ internal sealed class RetentionPaths
             return reference.InnerField is { Field: { } inner } ? $"{name}.{inner.Name}" : name;
         }
         return "?";
+    }
+
+    /// <summary>The index of target in an array of references, reading the slots in chunks
+    /// (ClrMD's per-reference enumeration is far slower on arrays of millions).</summary>
+    private int FindInReferenceArray(ClrObject array, ClrType type, ulong target)
+    {
+        int length = array.AsArray().Length;
+        ulong first = type.GetArrayElementAddress(array.Address, 0);
+        var reader = _g.Heap.Runtime.DataTarget.DataReader;
+        var chunk = new ulong[8192];
+        for (int start = 0; start < length; start += chunk.Length)
+        {
+            int count = Math.Min(chunk.Length, length - start);
+            var bytes = System.Runtime.InteropServices.MemoryMarshal.AsBytes(chunk.AsSpan(0, count));
+            if (reader.Read(first + (ulong)start * 8, bytes) != bytes.Length)
+                return -1;
+            int at = Array.IndexOf(chunk, target, 0, count);
+            if (at >= 0)
+                return start + at;
+        }
+        return -1;
     }
 
     private static int KindRank(GraphRoot root) => root.Kind switch

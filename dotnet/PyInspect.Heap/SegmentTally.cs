@@ -8,7 +8,21 @@ internal sealed class SegmentTally
     public SegmentTally(ClrSegment segment)
     {
         Segment = segment;
+        FixedGeneration = segment.Kind switch
+        {
+            GCSegmentKind.Generation0 => (byte)Generation.Generation0,
+            GCSegmentKind.Generation1 => (byte)Generation.Generation1,
+            GCSegmentKind.Generation2 => (byte)Generation.Generation2,
+            GCSegmentKind.Large => (byte)Generation.Large,
+            GCSegmentKind.Pinned => (byte)Generation.Pinned,
+            GCSegmentKind.Frozen => (byte)Generation.Frozen,
+            _ => null,
+        };
     }
+
+    /// <summary>The generation of every object in a region (null for an ephemeral segment,
+    /// which holds several generations and is asked per object).</summary>
+    public byte? FixedGeneration { get; }
 
     public ClrSegment Segment { get; }
     public long ObjectBytes { get; set; }

@@ -45,6 +45,10 @@ class HeapGraph:
         text = str(self._run(call, **context))
         return [model.model_validate(row) for row in json.loads(text)]
 
+    def array_bytes(self) -> int:
+        """Bytes the snapshot's arrays hold in the helper (for memory per object)."""
+        return int(self._run(lambda: self._graph.ArrayBytes))
+
     def summary(self) -> GraphSummary:
         return GraphSummary.model_validate_json(str(self._run(lambda: self._graph.SummaryJson())))
 
