@@ -16,6 +16,7 @@ public sealed class HeapGraphBuilder
     private readonly List<SegmentTally> _segments = new();
     private readonly Dictionary<ulong, int> _typeIndex = new();
     private readonly List<ClrType> _types = new();
+    private readonly List<bool> _hasReferences = new();
     private readonly List<ulong> _addresses = new();
     private readonly List<int> _typeOf = new();
     private readonly List<long> _sizes = new();
@@ -92,13 +93,14 @@ public sealed class HeapGraphBuilder
             typeIndex = _types.Count;
             _typeIndex[type.MethodTable] = typeIndex;
             _types.Add(type);
+            _hasReferences.Add(type.ContainsPointers || type.IsCollectible);
         }
         _addresses.Add(obj.Address);
         _typeOf.Add(typeIndex);
         _sizes.Add(size);
         _generations.Add(tally.FixedGeneration ?? (byte)tally.Segment.GetGeneration(obj.Address));
         _edgeStart.Add(_edges.Count);
-        if (type.ContainsPointers || type.IsCollectible)
+        if (_hasReferences[typeIndex])
             foreach (ulong target in obj.EnumerateReferenceAddresses(carefully: false, considerDependantHandles: true))
                 if (target != 0)
                     _edges.Add(target);
@@ -113,7 +115,7 @@ public sealed class HeapGraphBuilder
         var sizes = _sizes.ToArray();
         var index = new AddressIndex(addresses, sizes);
         var roots = new RootCollector(_runtime, index).Collect();
-        var (offsets, targets, unresolved) = ResolveEdges(n, index, roots);
+        var (offsets, targets, unresolved) = ResolveEdges(n, addresses, index, roots);
         _edges.Clear();
         _edges.TrimExcess();
         var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
@@ -123,15 +125,16 @@ public sealed class HeapGraphBuilder
     }
 
     /// <summary>References as object indices in CSR form over n + 1 nodes, the last being
-    /// the super-root whose edges go to every distinct root object.</summary>
-    private (int[] Offsets, int[] Targets, long Unresolved) ResolveEdges(int n, AddressIndex index, List<GraphRoot> roots)
+    /// the super-root whose edges go to every distinct root object. A reference to the
+    /// object right after the previous one (arrays filled in order) skips the binary search.</summary>
+    private (int[] Offsets, int[] Targets, long Unresolved) ResolveEdges(int n, ulong[] addresses, AddressIndex index, List<GraphRoot> roots)
     {
         var edgeStart = CollectionsMarshal.AsSpan(_edgeStart);
         var edges = CollectionsMarshal.AsSpan(_edges);
         var distinctRoots = roots.Select(r => r.Object).Distinct().ToArray();
         var offsets = new int[n + 2];
         var targets = new int[edges.Length + distinctRoots.Length];
-        int written = 0;
+        int written = 0, hint = -1;
         long unresolved = 0;
         for (int v = 0; v < n; v++)
         {
@@ -139,7 +142,8 @@ public sealed class HeapGraphBuilder
             int end = v + 1 < n ? edgeStart[v + 1] : edges.Length;
             for (int e = edgeStart[v]; e < end; e++)
             {
-                int w = index.Find(edges[e]);
+                int w = hint + 1 < n && addresses[hint + 1] == edges[e] ? hint + 1 : index.Find(edges[e]);
+                hint = w;
                 if (w < 0)
                     unresolved++;
                 else
