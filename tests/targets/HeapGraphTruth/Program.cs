@@ -17,9 +17,28 @@ var holder = new Thread(() => Graphs.HoldOnStack(started)) { IsBackground = true
 holder.Start();
 started.Wait();
 truth["threadLocal"] = Graphs.ThreadLocalTruth;
-File.WriteAllText(args[0] + ".tmp", JsonSerializer.Serialize(truth));
-File.Move(args[0] + ".tmp", args[0]);
-Console.In.ReadToEnd(); // @bp truth_written
+// The truth is written only once this thread is blocked in Monitor.Wait (the writer can
+// take the lock only then), so its stack, holding `local`, is stable when read live.
+var gate = new object();
+// The writer allocates its stdin reader and buffer first, so nothing is being allocated
+// (a half-made object has no type yet) once the truth file appears.
+var writer = new Thread(() =>
+{
+    var stdin = Console.In;
+    var buffer = new char[4096];
+    lock (gate)
+    {
+        File.WriteAllText(args[0] + ".tmp", JsonSerializer.Serialize(truth));
+        File.Move(args[0] + ".tmp", args[0]);
+    }
+    while (stdin.Read(buffer, 0, buffer.Length) > 0) { } // @bp truth_written
+    Environment.Exit(0);
+}) { IsBackground = true };
+lock (gate)
+{
+    writer.Start();
+    Monitor.Wait(gate);
+}
 GC.KeepAlive(local);
 GC.KeepAlive(keep);
 
