@@ -9,6 +9,7 @@ internal static class GraphQueries
         {
             Objects = g.ObjectCount, Edges = g.Offsets[g.ObjectCount], Roots = g.Roots.Count,
             UnreadableObjects = g.UnreadableObjects, UnresolvedReferences = g.UnresolvedReferences, Types = g.TypeNames.Length,
+            SkippedThreads = g.SkippedThreads,
         };
         for (int v = 0; v < g.ObjectCount; v++)
         {

@@ -14,4 +14,5 @@ public sealed class GraphSummaryRecord
     public long UnreadableObjects { get; set; }
     public long UnresolvedReferences { get; set; }
     public long Types { get; set; }
+    public long SkippedThreads { get; set; }
 }

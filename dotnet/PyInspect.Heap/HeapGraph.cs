@@ -61,6 +61,9 @@ public sealed class HeapGraph
     internal int PointerSize => _runtime.DataTarget.DataReader.PointerSize;
     public long UnreadableObjects { get; }
     public long UnresolvedReferences { get; }
+
+    /// <summary>Threads whose stacks could not be walked: their stack roots are missing.</summary>
+    public int SkippedThreads { get; init; }
     public int SuperRoot => Addresses.Length;
 
     /// <summary>Bytes held by the graph's arrays (objects, references, dominators, retained sizes).</summary>

@@ -114,14 +114,18 @@ public sealed class HeapGraphBuilder
         var addresses = _addresses.ToArray();
         var sizes = _sizes.ToArray();
         var index = new AddressIndex(addresses, sizes);
-        var roots = new RootCollector(_runtime, index).Collect();
+        var collector = new RootCollector(_runtime, index);
+        var roots = collector.Collect();
         var (offsets, targets, unresolved) = ResolveEdges(n, addresses, index, roots);
         _edges.Clear();
         _edges.TrimExcess();
         var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
         int stringType = _types.FindIndex(t => t.IsString);
         return new HeapGraph(_runtime, addresses, _typeOf.ToArray(), sizes, _generations.ToArray(), types, stringType,
-                             offsets, targets, roots, _segments, index, UnreadableObjects, unresolved);
+                             offsets, targets, roots, _segments, index, UnreadableObjects, unresolved)
+        {
+            SkippedThreads = collector.SkippedThreads.Count,
+        };
     }
 
     /// <summary>References as object indices in CSR form over n + 1 nodes, the last being

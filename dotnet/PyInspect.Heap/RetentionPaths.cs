@@ -41,6 +41,11 @@ internal sealed class RetentionPaths
             record.Complete = false;
             record.StoppedReason = $"{_g.UnreadableObjects} objects could not be read (no type), so their references are unknown";
         }
+        else if (!record.Reachable && _g.SkippedThreads > 0)
+        {
+            record.Complete = false;
+            record.StoppedReason = $"the stacks of {_g.SkippedThreads} threads could not be walked, so their roots are unknown";
+        }
         return record;
     }
 

@@ -15,6 +15,9 @@ internal sealed class RootCollector
     private readonly AddressIndex _index;
     private readonly List<GraphRoot> _roots = new();
 
+    /// <summary>OS ids of threads whose stacks could not be walked (their roots are missing).</summary>
+    public List<int> SkippedThreads { get; } = new();
+
     public RootCollector(ClrRuntime runtime, AddressIndex index)
     {
         _runtime = runtime;
@@ -78,7 +81,8 @@ internal sealed class RootCollector
             }
             catch (Exception)
             {
-                continue; // a thread whose stack cannot be walked now contributes no roots
+                SkippedThreads.Add((int)thread.OSThreadId); // its roots are unknown: answers say so
+                continue;
             }
             foreach (var root in roots)
             {

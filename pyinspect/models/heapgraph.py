@@ -33,6 +33,7 @@ class GraphSummary(_Model):
     unreadable_objects: int
     unresolved_references: int
     types: int
+    skipped_threads: int = 0
 
 
 class GraphTypeStat(_Model):

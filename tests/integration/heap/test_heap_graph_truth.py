@@ -112,3 +112,9 @@ def test_instances_are_paged_in_address_order(graph: HeapGraph, truth: dict[str,
     addresses = {e["address"] for _, e in _entries(truth) if e["type"] == "HeapGraphTruth.Node"}
     assert addresses <= {i.address for i in every}
     assert graph.instances("HeapGraphTruth.Node", 2, 3) == every[2:5]
+
+
+def test_the_snapshot_read_every_object_reference_and_stack(graph: HeapGraph) -> None:
+    summary = graph.summary()
+    assert (summary.unreadable_objects, summary.unresolved_references, summary.skipped_threads) == (0, 0, 0)
+    assert summary.live_objects + summary.dead_objects == summary.objects
