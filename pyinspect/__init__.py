@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 from pyinspect.errors import ErrorCode, PyInspectError
 
 if TYPE_CHECKING:
-    from pyinspect.api import Debugger, attach, debug_attach, launch, open_dump
+    from pyinspect.api import Debugger, attach, debug_attach, diff, launch, open_dump
 
-__all__ = ["Debugger", "ErrorCode", "PyInspectError", "attach", "debug_attach", "launch", "open_dump"]
+__all__ = ["Debugger", "ErrorCode", "PyInspectError", "attach", "debug_attach", "diff", "launch", "open_dump"]
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Debugger", "attach", "debug_attach", "launch", "open_dump"):
+    if name in ("Debugger", "attach", "debug_attach", "diff", "launch", "open_dump"):
         from pyinspect import api
 
         return getattr(api, name)

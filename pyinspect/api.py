@@ -16,26 +16,31 @@ from pyinspect.closing import ClosesOnExit
 from pyinspect.debugger import Debugger, debug_attach, launch
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
+from pyinspect.notebook_graph import GraphMethods, diff
 from pyinspect.progress import walk_progress
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["Debugger", "Heap", "attach", "debug_attach", "launch", "open_dump"]
+__all__ = ["Debugger", "Heap", "attach", "debug_attach", "diff", "launch", "open_dump"]
 
 
-class Heap(ClosesOnExit):
+class Heap(GraphMethods, ClosesOnExit):
     """A heap to explore interactively; long walks show a tqdm progress bar."""
 
     def __init__(self, reader: HeapReader) -> None:
         self.reader = reader
 
-    def stats(self, progress: bool = True) -> pd.DataFrame:
-        """Count and total size per type (columns type, count, total_size), largest first."""
+    def stats(self, progress: bool = True, live: bool | None = None) -> pd.DataFrame:
+        """Count and total size per type (columns type, count, total_size), largest first;
+        live=True only objects reachable from roots, live=False only dead ones (heap graph)."""
         import pandas as pd
 
-        with walk_progress(notebook=True, disable=not progress) as advance:
-            rows = self.reader.stats(advance)
+        if live is not None:
+            rows = self.graph(progress=progress).stats("live" if live else "dead")
+        else:
+            with walk_progress(notebook=True, disable=not progress) as advance:
+                rows = self.reader.stats(advance)  # type: ignore[assignment]
         return pd.DataFrame(
             [(r.type, r.count, r.total_size) for r in rows],
             columns=["type", "count", "total_size"],
@@ -54,6 +59,7 @@ class Heap(ClosesOnExit):
         return self.reader.statics(type_name)
 
     def flush(self) -> None:
+        self._forget_graph()
         self.reader.flush()
 
     def close(self) -> None:

@@ -117,6 +117,12 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Start a heap statistics walk that the caller advances in batches.</summary>
     public HeapWalk StartStatsWalk() => new(Runtime.Heap);
 
+    /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.</summary>
+    public HeapGraphBuilder StartGraph() => new(Runtime);
+
+    /// <summary>Build a heap graph snapshot in one call (dominators and retained sizes included).</summary>
+    public HeapGraph BuildGraph() => StartGraph().Finish();
+
     /// <summary>Whole heap statistics in one call, as JSON [{type, count, totalSize}].</summary>
     public string HeapStats()
     {

@@ -18,9 +18,10 @@ from rich.table import Table
 
 from pyinspect.errors import InvalidParameterError, PyInspectError
 from pyinspect.heap.reader import HeapReader, create_dump
+from pyinspect.models.heap import TypeStat
 from pyinspect.progress import walk_progress
 
-__all__ = ["register"]
+__all__ = ["DumpOption", "JsonOption", "PidOption", "fail_on_error", "heap_app", "open_reader", "register"]
 
 T = TypeVar("T")
 heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
@@ -34,10 +35,12 @@ DacOption = Annotated[Path | None, typer.Option(
 
 
 def register(app: typer.Typer) -> None:
+    from pyinspect.cli import heap_graph  # noqa: F401 - registers the graph subcommands
+
     app.add_typer(heap_app, name="heap")
 
 
-def _fail_on_error(action: Callable[[], T]) -> T:
+def fail_on_error(action: Callable[[], T]) -> T:
     try:
         return action()
     except PyInspectError as exc:
@@ -46,7 +49,7 @@ def _fail_on_error(action: Callable[[], T]) -> T:
 
 
 @contextmanager
-def _open(pid: int | None, dump: Path | None, dac: Path | None = None) -> Iterator[HeapReader]:
+def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None) -> Iterator[HeapReader]:
     if (pid is None) == (dump is None):
         raise InvalidParameterError("give exactly one of --pid or --dump")
     if dac is not None and dump is None:
@@ -61,11 +64,20 @@ def _open(pid: int | None, dump: Path | None, dac: Path | None = None) -> Iterat
 @heap_app.command("stats")
 def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
           top: Annotated[int | None, typer.Option("--top", help="only the K largest types")] = None,
+          live: Annotated[bool, typer.Option("--live", help="only objects reachable from roots")] = False,
+          dead: Annotated[bool, typer.Option("--dead", help="only objects no root reaches")] = False,
           as_json: JsonOption = False) -> None:
     """Count and total size per type, largest total first (progress on stderr)."""
     def run() -> None:
-        with _open(pid, dump, dac) as reader, walk_progress(file=sys.stderr) as advance:
-            rows = reader.stats(advance)
+        if live and dead:
+            raise InvalidParameterError("give at most one of --live or --dead")
+        with open_reader(pid, dump, dac) as reader, walk_progress(file=sys.stderr) as advance:
+            if live or dead:
+                graph = reader.graph(advance)
+                rows = [TypeStat(type=r.type, count=r.count, total_size=r.total_size)
+                        for r in graph.stats("live" if live else "dead")]
+            else:
+                rows = reader.stats(advance)
         rows = rows[:top] if top is not None else rows
         if as_json:
             print(json.dumps([r.model_dump(by_alias=True) for r in rows], indent=2, ensure_ascii=False))
@@ -75,7 +87,7 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
             table.add_row(row.type, f"{row.count:,}", f"{row.total_size:,}")
         Console().print(table)
 
-    _fail_on_error(run)
+    fail_on_error(run)
 
 
 @heap_app.command("object")
@@ -86,7 +98,7 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
     """One object in object_inspect's `inspection` shape (offsets from its address)."""
 
     def run() -> None:
-        with _open(pid, dump, dac) as reader:
+        with open_reader(pid, dump, dac) as reader:
             obj = reader.object(address, depth)
         if as_json:
             print(json.dumps(obj.to_inspection(), indent=2, ensure_ascii=False))
@@ -97,12 +109,12 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
             table.add_row(str(field.offset), str(field.size), field.name, field.type_name, field.value)
         Console().print(table)
 
-    _fail_on_error(run)
+    fail_on_error(run)
 
 
 @heap_app.command("dump")
 def dump_process(pid: Annotated[int, typer.Option("--pid", help="live process id")],
                  output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")]) -> None:
     """Write a full-heap core dump with the target runtime's own createdump."""
-    path = _fail_on_error(lambda: create_dump(pid, output))
+    path = fail_on_error(lambda: create_dump(pid, output))
     print(str(path))

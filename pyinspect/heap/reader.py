@@ -25,6 +25,7 @@ from pyinspect.errors import (
     SetupMissingError,
 )
 from pyinspect.heap import _runtime
+from pyinspect.heap.graph import HeapGraph
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
 from pyinspect.runtimes import dump_dac_candidates, runtime_of
@@ -102,6 +103,18 @@ class HeapReader:
             progress(total, total)
         rows = json.loads(self._run(lambda: str(walk.ResultJson())))
         return [TypeStat.model_validate(row) for row in rows]
+
+    def graph(self, progress: ProgressCallback | None = None) -> HeapGraph:
+        """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
+        builder = self._run(lambda: self._target.StartGraph())
+        total = int(builder.TotalBytes)
+        while not self._run(lambda: bool(builder.Step(_WALK_BATCH)), command="graph"):
+            if progress is not None:
+                progress(int(builder.WalkedBytes), total)
+        graph = self._run(lambda: builder.Finish(), command="graph")
+        if progress is not None:
+            progress(total, total)
+        return HeapGraph(graph, self._run, self.description)
 
     def object(self, address: int | str, depth: int = 1, max_elements: int = 100) -> HeapObject:
         """One object: fields with offsets from its address, references expanded to depth."""

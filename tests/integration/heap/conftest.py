@@ -1,8 +1,10 @@
-"""One HeapTruth debuggee per module, read live and from a createdump dump of it."""
+"""One HeapTruth (and HeapGraphTruth) debuggee per module, read live and from a createdump dump of it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from heaptruth import TruthTarget
@@ -33,3 +35,15 @@ def reader(request: pytest.FixtureRequest, truth_target: TruthTarget) -> Iterato
         yield opened
     finally:
         opened.close()
+
+
+@pytest.fixture(scope="module")
+def truth_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, dict[str, Any], Path]]:
+    """A HeapGraphTruth process (pid), its truth, and a dump of it."""
+    folder = tmp_path_factory.mktemp("heapgraphtruth")
+    truth_file = folder / "truth.json"
+    with running_target("HeapGraphTruth", str(truth_file)) as proc:
+        wait_for_file(truth_file, timeout=60, proc=proc)
+        dump = create_dump(proc.pid, folder / "heapgraphtruth.dmp")
+        yield proc.pid, read_truth(truth_file), dump
+    dump.unlink(missing_ok=True)

@@ -1,0 +1,117 @@
+using Microsoft.Diagnostics.Runtime;
+
+namespace PyInspect.Heap;
+
+/// <summary>
+/// A heap snapshot as a graph: objects are dense indices into parallel arrays (address,
+/// type, size, generation), references are CSR arrays over the objects plus one
+/// super-root (the last node) whose edges are the roots. Dominators and retained sizes
+/// are computed once at build; queries answer JSON in the helper's shapes.
+/// </summary>
+public sealed class HeapGraph
+{
+    private readonly ClrRuntime _runtime;
+    private readonly List<SegmentTally> _segments;
+    private int[]? _predOffsets;
+    private int[]? _preds;
+    private long[]? _retainedByType;
+
+    internal HeapGraph(ClrRuntime runtime, ulong[] addresses, int[] typeOf, long[] sizes, byte[] generations,
+                       string[] typeNames, int stringType, int[] offsets, int[] targets, List<GraphRoot> roots,
+                       List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved)
+    {
+        _runtime = runtime;
+        Addresses = addresses;
+        TypeOf = typeOf;
+        Sizes = sizes;
+        Generations = generations;
+        TypeNames = typeNames;
+        StringType = stringType;
+        Offsets = offsets;
+        Targets = targets;
+        Roots = roots;
+        _segments = segments;
+        Index = index;
+        UnreadableObjects = unreadable;
+        UnresolvedReferences = unresolved;
+        Idom = DominatorTree.Compute(addresses.Length + 1, offsets, targets, addresses.Length);
+        Retained = RetainedSizes.Compute(Idom, sizes, out int[] childOffsets, out int[] children);
+        DomChildOffsets = childOffsets;
+        DomChildren = children;
+    }
+
+    internal ulong[] Addresses { get; }
+    internal int[] TypeOf { get; }
+    internal long[] Sizes { get; }
+    internal byte[] Generations { get; }
+    internal string[] TypeNames { get; }
+    internal int StringType { get; }
+    internal int[] Offsets { get; }
+    internal int[] Targets { get; }
+    internal List<GraphRoot> Roots { get; }
+    internal AddressIndex Index { get; }
+    internal int[] Idom { get; }
+    internal long[] Retained { get; }
+    internal int[] DomChildOffsets { get; }
+    internal int[] DomChildren { get; }
+    internal ClrHeap Heap => _runtime.Heap;
+    internal List<SegmentTally> Segments => _segments;
+
+    public int ObjectCount => Addresses.Length;
+    internal int PointerSize => _runtime.DataTarget.DataReader.PointerSize;
+    public long UnreadableObjects { get; }
+    public long UnresolvedReferences { get; }
+
+    /// <summary>Threads whose stacks could not be walked: their stack roots are missing.</summary>
+    public int SkippedThreads { get; init; }
+    public int SuperRoot => Addresses.Length;
+
+    /// <summary>Bytes held by the graph's arrays (objects, references, dominators, retained sizes).</summary>
+    public long ArrayBytes =>
+        Addresses.Length * (8L + 4 + 8 + 1) + Offsets.Length * 4L + Targets.Length * 4L + Idom.Length * 4L
+        + Retained.Length * 8L + DomChildOffsets.Length * 4L + DomChildren.Length * 4L + Index.ExtraBytes;
+
+    internal bool IsLive(int v) => Idom[v] >= 0;
+
+    /// <summary>Per type retained sizes, computed on first use.</summary>
+    internal long[] RetainedByType => _retainedByType ??=
+        RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained, DomChildOffsets, DomChildren);
+
+    /// <summary>Predecessors of every node (for retention paths), built on first use.</summary>
+    internal (int[] Offsets, int[] Sources) Predecessors()
+    {
+        if (_preds is null)
+            (_predOffsets, _preds) = Csr.Reverse(Addresses.Length + 1, Offsets, Targets);
+        return (_predOffsets!, _preds);
+    }
+
+    /// <summary>The object index at address, or an INVALID_PARAMETER / NOT_AN_OBJECT error.</summary>
+    internal int Require(ulong address)
+    {
+        int v = Index.Find(address);
+        if (v < 0)
+            throw new HeapTargetException("NOT_AN_OBJECT", $"no object starts at {HeapJson.Hex(address)} in this snapshot");
+        return v;
+    }
+
+    public string SummaryJson() => HeapJson.Serialize(GraphQueries.Summary(this));
+
+    /// <summary>Per type count and size; which: 0 all objects, 1 live only, 2 dead only.</summary>
+    public string TypeStatsJson(int which, int top) => HeapJson.Serialize(GraphQueries.TypeStats(this, which, top));
+
+    /// <summary>The given objects (comma-separated addresses), or the top retainers when none.</summary>
+    public string RetainedJson(string addresses, int top) => HeapJson.Serialize(GraphQueries.Retained(this, addresses, top));
+
+    public string RetainedByTypeJson(int top) => HeapJson.Serialize(GraphQueries.RetainedByType(this, top));
+
+    public string PathsJson(ulong address, int maxPaths) => HeapJson.Serialize(new RetentionPaths(this).Find(address, maxPaths));
+
+    public string InstancesJson(string typeName, int start, int count) =>
+        HeapJson.Serialize(GraphQueries.Instances(this, typeName, start, count));
+
+    public string DuplicateStringsJson(int top) => HeapJson.Serialize(HeapInventory.DuplicateStrings(this, top));
+
+    public string LayoutJson() => HeapJson.Serialize(HeapInventory.Layout(this));
+
+    public string FinalizerJson() => HeapJson.Serialize(HeapInventory.Finalizer(this));
+}

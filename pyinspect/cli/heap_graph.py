@@ -1,0 +1,173 @@
+"""`pyinspect heap retained|roots|instances|strings|segments|finalizer|snapshot|diff`:
+questions answered from one heap graph snapshot (progress on stderr, --json rows)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.table import Table
+
+from pyinspect.cli.heap import (
+    DumpOption,
+    JsonOption,
+    PidOption,
+    fail_on_error,
+    heap_app,
+    open_reader,
+)
+from pyinspect.heap.graph import HeapGraph
+from pyinspect.heap.snapshot import Snapshot, diff
+from pyinspect.progress import walk_progress
+
+__all__ = ["build_graph", "print_rows"]
+
+TopOption = Annotated[int | None, typer.Option("--top", help="only the first K rows")]
+
+
+def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
+    """Open the target, build its graph with progress on stderr, answer use(graph)."""
+    with open_reader(pid, dump) as reader:
+        with walk_progress(file=sys.stderr) as advance:
+            graph = reader.graph(advance)
+        return use(graph)
+
+
+def print_rows(rows: list[Any], as_json: bool, columns: dict[str, Callable[[Any], object]]) -> None:
+    """JSON rows (camelCase) or a table whose columns are given as name -> getter."""
+    if as_json:
+        print(json.dumps([_dump(r) for r in rows], indent=2, ensure_ascii=False))
+        return
+    table = Table(*columns)
+    for row in rows:
+        table.add_row(*(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+                        for v in (get(row) for get in columns.values())))
+    Console().print(table)
+
+
+def _dump(row: Any) -> Any:
+    return row.model_dump(by_alias=True) if isinstance(row, BaseModel) else row
+
+
+@heap_app.command("retained")
+def retained(addresses: Annotated[list[str] | None, typer.Argument(help="object addresses (none: top retainers)")] = None,
+             pid: PidOption = None, dump: DumpOption = None, top: TopOption = None,
+             by_type: Annotated[bool, typer.Option("--by-type", help="retained size per type")] = False,
+             as_json: JsonOption = False) -> None:
+    """Retained sizes (exact, from the dominator tree) of objects, the top retainers, or per type."""
+    def run() -> None:
+        if by_type:
+            rows = build_graph(pid, dump, lambda g: g.retained_by_type(top))
+            print_rows([{"type": r.type, "count": r.count, "totalSize": r.total_size,
+                         "retainedSize": r.retained_size} for r in rows], as_json,
+                       {"type": lambda r: r["type"], "count": lambda r: r["count"],
+                        "retained size": lambda r: r["retainedSize"]})
+            return
+        rows = build_graph(pid, dump, lambda g: g.retained(addresses or [], top or 20))
+        print_rows([{"address": r.address, "type": r.type, "size": r.size, "retainedSize": r.retained_size}
+                    for r in rows], as_json,
+                   {"address": lambda r: r["address"], "type": lambda r: r["type"], "size": lambda r: r["size"],
+                    "retained size": lambda r: r["retainedSize"]})
+
+    fail_on_error(run)
+
+
+@heap_app.command("roots")
+def roots(address: Annotated[str, typer.Argument(help="object address")], pid: PidOption = None,
+          dump: DumpOption = None, max_paths: Annotated[int, typer.Option("--max-paths")] = 5,
+          as_json: JsonOption = False) -> None:
+    """Shortest retention paths from roots to an object, each step named."""
+    def run() -> None:
+        found = build_graph(pid, dump, lambda g: g.paths(address, max_paths))
+        if as_json:
+            print(json.dumps(found.model_dump(by_alias=True), indent=2, ensure_ascii=False))
+            return
+        console = Console()
+        state = "reachable" if found.reachable else "unreachable" if found.complete else "no path found"
+        console.print(f"{found.type} at {found.address}: {state}, search complete: {found.complete}")
+        if found.stopped_reason:
+            console.print(f"stopped: {found.stopped_reason}")
+        for path in found.paths:
+            thread = f" (thread {path.root.thread})" if path.root.thread is not None else ""
+            console.print(f"[bold]{path.root.kind}[/bold] {path.root.name}{thread}")
+            for step in path.steps:
+                via = f".{step.field} -> " if step.field else "   "
+                console.print(f"  {via}{step.address} {step.type}")
+
+    fail_on_error(run)
+
+
+@heap_app.command("instances")
+def instances(type_name: Annotated[str, typer.Argument(help="full type name")], pid: PidOption = None,
+              dump: DumpOption = None, start: Annotated[int, typer.Option("--start")] = 0,
+              count: Annotated[int, typer.Option("--count")] = 100, as_json: JsonOption = False) -> None:
+    """Instances of a type in address order, paged: address, size, generation, retained size."""
+    fail_on_error(lambda: print_rows(
+        build_graph(pid, dump, lambda g: g.instances(type_name, start, count)), as_json,
+        {"address": lambda r: r.address, "size": lambda r: r.size, "generation": lambda r: r.generation,
+         "live": lambda r: r.live, "retained size": lambda r: r.retained_size}))
+
+
+@heap_app.command("strings")
+def strings(pid: PidOption = None, dump: DumpOption = None, top: TopOption = 50, as_json: JsonOption = False) -> None:
+    """String values held by several objects, most wasted bytes first."""
+    fail_on_error(lambda: print_rows(
+        build_graph(pid, dump, lambda g: g.duplicate_strings(top)), as_json,
+        {"value": lambda r: r.value[:80], "count": lambda r: r.count, "size": lambda r: r.size,
+         "wasted": lambda r: r.wasted_bytes}))
+
+
+@heap_app.command("segments")
+def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
+    """Generations (size, free, fragmentation, pinned objects) and every segment."""
+    def run() -> None:
+        layout = build_graph(pid, dump, lambda g: g.layout())
+        if as_json:
+            print(json.dumps(layout.model_dump(by_alias=True), indent=2))
+            return
+        print_rows(list(layout.generations), False,
+                   {"generation": lambda r: r.generation, "size": lambda r: r.size, "free": lambda r: r.free_bytes,
+                    "fragmentation": lambda r: f"{r.fragmentation:.1%}", "objects": lambda r: r.object_count,
+                    "pinned": lambda r: r.pinned_objects})
+        print_rows(list(layout.segments), False,
+                   {"kind": lambda r: r.kind, "start": lambda r: r.start, "end": lambda r: r.end,
+                    "objects": lambda r: r.object_bytes, "free": lambda r: r.free_bytes})
+
+    fail_on_error(run)
+
+
+@heap_app.command("finalizer")
+def finalizer(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
+    """Objects registered for finalization per type, and how many are queued (ready)."""
+    fail_on_error(lambda: print_rows(
+        build_graph(pid, dump, lambda g: g.finalizer_queue()), as_json,
+        {"type": lambda r: r.type, "count": lambda r: r.count, "size": lambda r: r.total_size,
+         "ready": lambda r: r.ready}))
+
+
+@heap_app.command("snapshot")
+def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapshot file to write")],
+             pid: PidOption = None, dump: DumpOption = None) -> None:
+    """Save the live heap per type (count, size, retained size) for a later `heap diff`."""
+    path = fail_on_error(lambda: build_graph(pid, dump, lambda g: g.snapshot().save(output)))
+    print(str(path))
+
+
+@heap_app.command("diff")
+def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot file")],
+                   after: Annotated[Path, typer.Argument(help="later snapshot file")],
+                   top: TopOption = None, as_json: JsonOption = False) -> None:
+    """Per type change in count, size and retained size from BEFORE to AFTER, growth first."""
+    def run() -> None:
+        rows = diff(Snapshot.load(before), Snapshot.load(after))
+        print_rows(rows[:top] if top else rows, as_json,
+                   {"type": lambda r: r.type, "count Δ": lambda r: r.count_delta, "size Δ": lambda r: r.size_delta,
+                    "retained Δ": lambda r: r.retained_delta})
+
+    fail_on_error(run)

@@ -1,0 +1,108 @@
+"""HeapGraph: one heap snapshot as a graph, held in the helper (.NET) and queried by call.
+
+The objects, references, dominators and retained sizes stay in .NET arrays; each query
+is one crossing answering JSON rows, parsed into frozen models.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from pyinspect.errors import InvalidParameterError
+from pyinspect.heap.snapshot import Snapshot
+from pyinspect.models.heapgraph import (
+    DuplicateString,
+    FinalizerStat,
+    GraphSummary,
+    GraphTypeStat,
+    HeapLayout,
+    Instance,
+    RetainedObject,
+    RetentionPaths,
+)
+
+__all__ = ["HeapGraph"]
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+Runner = Callable[..., Any]
+_WHICH = {"all": 0, "live": 1, "dead": 2}
+
+
+class HeapGraph:
+    """A built snapshot: ask it for stats, retained sizes, paths, instances, strings, layout."""
+
+    def __init__(self, graph: Any, run: Runner, description: str) -> None:
+        self._graph = graph
+        self._run = run
+        self.description = description
+
+    def _rows(self, model: type[M], call: Callable[[], Any], **context: Any) -> list[M]:
+        text = str(self._run(call, **context))
+        return [model.model_validate(row) for row in json.loads(text)]
+
+    def array_bytes(self) -> int:
+        """Bytes the snapshot's arrays hold in the helper (for memory per object)."""
+        return int(self._run(lambda: self._graph.ArrayBytes))
+
+    def summary(self) -> GraphSummary:
+        return GraphSummary.model_validate_json(str(self._run(lambda: self._graph.SummaryJson())))
+
+    def stats(self, which: str = "all", top: int | None = None) -> list[GraphTypeStat]:
+        """Count and size per type over all, live or dead objects; largest total first."""
+        if which not in _WHICH:
+            raise InvalidParameterError(f"which must be all, live or dead, got {which!r}", which=which)
+        return self._rows(GraphTypeStat, lambda: self._graph.TypeStatsJson(_WHICH[which], _top(top)))
+
+    def retained(self, addresses: Sequence[int | str] | None = None, top: int = 20) -> list[RetainedObject]:
+        """The given objects with their retained sizes, or the top retainers when none are given."""
+        wanted = ",".join(hex(_address(a)) for a in addresses or [])
+        return self._rows(RetainedObject, lambda: self._graph.RetainedJson(wanted, _top(top)), command="retained")
+
+    def retained_by_type(self, top: int | None = None) -> list[GraphTypeStat]:
+        """Per type retained size (instances dominated by another of their type counted once)."""
+        return self._rows(GraphTypeStat, lambda: self._graph.RetainedByTypeJson(_top(top)))
+
+    def paths(self, address: int | str, max_paths: int = 5) -> RetentionPaths:
+        """Shortest retention paths from roots to the object, each step named."""
+        where = _address(address)
+        text = self._run(lambda: self._graph.PathsJson(where, max_paths), address=hex(where), command="roots")
+        return RetentionPaths.model_validate_json(str(text))
+
+    def instances(self, type_name: str, start: int = 0, count: int = 100) -> list[Instance]:
+        return self._rows(Instance, lambda: self._graph.InstancesJson(type_name, start, count), type_name=type_name)
+
+    def duplicate_strings(self, top: int | None = 50) -> list[DuplicateString]:
+        return self._rows(DuplicateString, lambda: self._graph.DuplicateStringsJson(_top(top)))
+
+    def layout(self) -> HeapLayout:
+        return HeapLayout.model_validate_json(str(self._run(lambda: self._graph.LayoutJson())))
+
+    def finalizer_queue(self) -> list[FinalizerStat]:
+        return self._rows(FinalizerStat, lambda: self._graph.FinalizerJson())
+
+    def snapshot(self) -> Snapshot:
+        """Per type count, size and retained size, detached from the target (save it, diff it)."""
+        return Snapshot(self.description, tuple(self.stats("live")), self.summary())
+
+
+def _top(top: int | None) -> int:
+    if top is None:
+        return 0
+    if top < 1:
+        raise InvalidParameterError(f"top must be at least 1, got {top}", top=top)
+    return top
+
+
+def _address(address: int | str) -> int:
+    try:
+        value = int(address, 0) if isinstance(address, str) else int(address)
+    except ValueError as exc:
+        raise InvalidParameterError(f"not an address: {address!r}") from exc
+    if not 0 < value < 1 << 64:
+        raise InvalidParameterError(f"address out of range: {address!r}")
+    return value

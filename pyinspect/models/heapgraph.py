@@ -1,0 +1,146 @@
+"""Heap graph records: a snapshot's types, retained sizes, retention paths and layout.
+
+Same conventions as :mod:`pyinspect.models.heap`: frozen, camelCase wire names,
+addresses as ``0x...`` strings, sizes in bytes as ClrMD reports them.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "DuplicateString", "FinalizerStat", "GenerationStat", "GraphSummary", "GraphTypeStat",
+    "HeapLayout", "Instance", "PathRoot", "PathStep", "RetainedObject", "RetentionPath",
+    "RetentionPaths", "SegmentStat", "TypeDelta",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+
+class GraphSummary(_Model):
+    """What a snapshot holds, and what it could not read (those make answers incomplete)."""
+
+    objects: int
+    edges: int
+    roots: int
+    live_objects: int
+    live_bytes: int
+    dead_objects: int
+    dead_bytes: int
+    unreadable_objects: int
+    unresolved_references: int
+    types: int
+    skipped_threads: int = 0
+
+
+class GraphTypeStat(_Model):
+    """One type: count and size (of all, live or dead objects), live part, retained bytes."""
+
+    type: str
+    count: int
+    total_size: int
+    retained_size: int
+    live_count: int
+    live_size: int
+
+
+class RetainedObject(_Model):
+    """One object, what it retains, and its immediate dominator ("root" for the super-root)."""
+
+    address: str
+    type: str
+    size: int
+    retained_size: int
+    live: bool
+    generation: int
+    dominator: str | None = None
+
+
+class PathRoot(_Model):
+    kind: str
+    name: str
+    thread: int | None = None
+
+
+class PathStep(_Model):
+    """An object on the path; ``field`` is the previous object's field (or ``[i]``) holding it."""
+
+    address: str
+    type: str
+    field: str | None = None
+
+
+class RetentionPath(_Model):
+    root: PathRoot
+    steps: tuple[PathStep, ...]
+
+
+class RetentionPaths(_Model):
+    """Shortest paths from roots; ``reachable`` False only means unreachable when ``complete``."""
+
+    address: str
+    type: str
+    complete: bool
+    reachable: bool
+    stopped_reason: str | None = None
+    paths: tuple[RetentionPath, ...] = Field(default_factory=tuple)
+
+
+class Instance(_Model):
+    address: str
+    type: str
+    size: int
+    generation: int
+    live: bool
+    retained_size: int
+
+
+class DuplicateString(_Model):
+    value: str
+    count: int
+    size: int
+    wasted_bytes: int
+
+
+class SegmentStat(_Model):
+    kind: str
+    start: str
+    end: str
+    size: int
+    committed: int
+    object_bytes: int
+    free_bytes: int
+    object_count: int
+
+
+class GenerationStat(_Model):
+    generation: str
+    size: int
+    free_bytes: int
+    fragmentation: float
+    object_count: int
+    pinned_objects: int
+
+
+class HeapLayout(_Model):
+    generations: tuple[GenerationStat, ...]
+    segments: tuple[SegmentStat, ...]
+
+
+class FinalizerStat(_Model):
+    type: str
+    count: int
+    total_size: int
+    ready: int
+
+
+class TypeDelta(_Model):
+    """One type's change between two snapshots (b minus a)."""
+
+    type: str
+    count_delta: int
+    size_delta: int
+    retained_delta: int

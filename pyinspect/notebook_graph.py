@@ -1,0 +1,78 @@
+"""The notebook's heap graph methods (mixed into pyinspect.Heap): DataFrames of rows,
+retention paths as a model, snapshots to diff. The graph is built once per Heap and
+rebuilt after flush() or graph(refresh=True)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from pyinspect.heap.graph import HeapGraph
+from pyinspect.heap.reader import HeapReader
+from pyinspect.heap.snapshot import Snapshot
+from pyinspect.heap.snapshot import diff as diff_snapshots
+from pyinspect.models.heapgraph import RetentionPaths
+from pyinspect.progress import walk_progress
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped]
+
+__all__ = ["GraphMethods", "diff"]
+
+
+def _frame(rows: Sequence[Any]) -> pd.DataFrame:
+    """Model rows as a DataFrame with snake_case columns (the models' field names)."""
+    import pandas as pd
+
+    return pd.DataFrame([r.model_dump() for r in rows])
+
+
+class GraphMethods:
+    """Questions answered from the heap graph: what is live, what retains what, why alive."""
+
+    reader: HeapReader
+    _graph: HeapGraph | None = None
+
+    def graph(self, refresh: bool = False, progress: bool = True) -> HeapGraph:
+        """The heap graph snapshot (built on first use, with a progress bar)."""
+        if self._graph is None or refresh:
+            with walk_progress(notebook=True, disable=not progress) as advance:
+                self._graph = self.reader.graph(advance)
+        return self._graph
+
+    def _forget_graph(self) -> None:
+        self._graph = None
+
+    def instances(self, type_name: str, start: int = 0, count: int = 100) -> pd.DataFrame:
+        """Instances of a type (address, size, generation, live, retained_size), paged."""
+        return _frame(self.graph().instances(type_name, start, count))
+
+    def retained(self, addresses: Sequence[int | str] | None = None, top: int = 20,
+                 by_type: bool = False) -> pd.DataFrame:
+        """Retained sizes of the given objects, the top retainers, or (by_type) per type."""
+        if by_type:
+            return _frame(self.graph().retained_by_type(top))
+        return _frame(self.graph().retained(addresses, top))
+
+    def path_to_root(self, address: int | str, max_paths: int = 5) -> RetentionPaths:
+        """Why is this object alive: shortest paths from its roots, each step named."""
+        return self.graph().paths(address, max_paths)
+
+    def duplicate_strings(self, top: int = 50) -> pd.DataFrame:
+        return _frame(self.graph().duplicate_strings(top))
+
+    def generations(self) -> pd.DataFrame:
+        """Per generation (and LOH/POH): size, free bytes, fragmentation, pinned objects."""
+        return _frame(self.graph().layout().generations)
+
+    def finalizer_queue(self) -> pd.DataFrame:
+        return _frame(self.graph().finalizer_queue())
+
+    def snapshot(self, refresh: bool = True) -> Snapshot:
+        """The live heap per type now (a fresh graph unless refresh=False); save() or diff() it."""
+        return self.graph(refresh=refresh).snapshot()
+
+
+def diff(a: Snapshot, b: Snapshot) -> pd.DataFrame:
+    """Per type change from a to b (count_delta, size_delta, retained_delta), growth first."""
+    return _frame(diff_snapshots(a, b))

@@ -1,0 +1,122 @@
+"""The heap graph's faces on HeapGraphTruth: `pyinspect heap retained|roots|instances|
+strings|segments|finalizer|snapshot|diff` and `stats --live/--dead`, and the notebook."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import pyinspect
+from pyinspect.cli import app
+
+Run = tuple[int, dict[str, Any], Path]
+
+
+def _cli(*args: str) -> Any:
+    result = CliRunner().invoke(app, ["heap", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_cli_retained_gives_exact_sizes_live_and_from_the_dump(truth_run: Run) -> None:
+    pid, truth, dump = truth_run
+    top = truth["diamond"]["top"]
+    for source in (["--pid", str(pid)], ["--dump", str(dump)]):
+        rows = _cli("retained", top["address"], *source)
+        assert rows == [{"address": top["address"], "type": "HeapGraphTruth.Node", "size": top["size"],
+                         "retainedSize": top["retained"]}]
+
+
+def test_cli_retained_top_and_by_type(truth_run: Run) -> None:
+    pid = str(truth_run[0])
+    top = _cli("retained", "--pid", pid, "--top", "5")
+    assert len(top) == 5 and set(top[0]) == {"address", "type", "size", "retainedSize"}
+    by_type = _cli("retained", "--pid", pid, "--by-type", "--top", "3")
+    assert len(by_type) == 3 and set(by_type[0]) == {"type", "count", "totalSize", "retainedSize"}
+
+
+def test_cli_roots_prints_named_paths(truth_run: Run) -> None:
+    pid, truth, _ = truth_run
+    found = _cli("roots", truth["tree"]["d"]["address"], "--pid", str(pid))
+    first = found["paths"][0]
+    assert (found["complete"], found["reachable"]) == (True, True)
+    assert first["root"] == {"kind": "static", "name": "HeapGraphTruth.Roots.Tree", "thread": None}
+    assert [s["field"] for s in first["steps"]] == [None, "Left", "Left"]
+    assert first["steps"][-1]["address"] == truth["tree"]["d"]["address"]
+
+
+def test_cli_stats_live_and_dead_split_the_heap(truth_run: Run) -> None:
+    pid = str(truth_run[0])
+    every = {r["type"]: r for r in _cli("stats", "--pid", pid)}
+    live = {r["type"]: r for r in _cli("stats", "--pid", pid, "--live")}
+    dead = {r["type"]: r for r in _cli("stats", "--pid", pid, "--dead")}
+    node = "HeapGraphTruth.Node"
+    assert live[node]["count"] + dead[node]["count"] == every[node]["count"]
+    assert set(live[node]) == {"type", "count", "totalSize"}
+
+
+def test_cli_instances_strings_segments_finalizer(truth_run: Run) -> None:
+    pid, truth, _ = truth_run
+    nodes = _cli("instances", "HeapGraphTruth.Node", "--pid", str(pid), "--count", "500")
+    assert truth["onlyStatic"]["address"] in {n["address"] for n in nodes}
+    assert all(n["address"].startswith("0x") for n in nodes)
+    strings = _cli("strings", "--pid", str(pid))
+    assert all(s["count"] > 1 and s["wastedBytes"] == (s["count"] - 1) * s["size"] for s in strings)
+    layout = _cli("segments", "--pid", str(pid))
+    assert {g["generation"] for g in layout["generations"]} >= {"gen0"}
+    assert all(0 <= g["fragmentation"] <= 1 for g in layout["generations"])
+    assert sum(g["pinnedObjects"] for g in layout["generations"]) >= 1
+    queue = {r["type"]: r for r in _cli("finalizer", "--pid", str(pid))}
+    assert queue["HeapGraphTruth.Doomed"]["ready"] == 1
+
+
+def test_cli_snapshot_and_diff(truth_run: Run, tmp_path: Path) -> None:
+    pid, _, dump = truth_run
+    a, b = tmp_path / "a.snap", tmp_path / "b.snap"
+    for out, source in ((a, ["--pid", str(pid)]), (b, ["--dump", str(dump)])):
+        result = CliRunner().invoke(app, ["heap", "snapshot", "-o", str(out), *source])
+        assert result.exit_code == 0, result.output
+    same = _cli("diff", str(a), str(a))
+    assert same == []
+    rows = _cli("diff", str(a), str(b))
+    assert all(set(r) == {"type", "countDelta", "sizeDelta", "retainedDelta"} for r in rows)
+    assert [r["sizeDelta"] for r in rows] == sorted((r["sizeDelta"] for r in rows), reverse=True)
+
+
+def test_cli_graph_errors_are_coded(truth_run: Run, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["heap", "roots", "0x10", "--pid", str(truth_run[0])])
+    assert result.exit_code == 1 and "NOT_AN_OBJECT" in result.stderr
+    bad = tmp_path / "bad.snap"
+    bad.write_text("{}")
+    result = CliRunner().invoke(app, ["heap", "diff", str(bad), str(bad)])
+    assert result.exit_code == 1 and "INVALID_PARAMETER" in result.stderr
+
+
+def test_notebook_graph_methods(truth_run: Run) -> None:
+    pid, truth, _ = truth_run
+    with pyinspect.attach(pid) as heap:
+        live = heap.stats(progress=False, live=True)
+        assert list(live.columns) == ["type", "count", "total_size"]
+        retained = heap.retained([truth["cycle"]["c1"]["address"]])
+        assert retained.loc[0, "retained_size"] == truth["cycle"]["c1"]["retained"]
+        path = heap.path_to_root(truth["cycle"]["c3"]["address"])
+        assert [s.address for s in path.paths[0].steps] == [
+            truth["cycle"][k]["address"] for k in ("c1", "c2", "c3")]
+        assert "address" in heap.instances("HeapGraphTruth.Node").columns
+        assert heap.generations()["fragmentation"].between(0, 1).all()
+        before = heap.snapshot()
+        after = heap.snapshot()
+        assert pyinspect.diff(before, after).empty
+
+
+@pytest.mark.parametrize("which", ["live", "dead"])
+def test_notebook_stats_live_dead_match_the_cli(truth_run: Run, which: str) -> None:
+    pid = truth_run[0]
+    cli = {r["type"]: r["count"] for r in _cli("stats", "--pid", str(pid), f"--{which}")}
+    with pyinspect.attach(pid) as heap:
+        frame = heap.stats(progress=False, live=which == "live")
+    assert dict(zip(frame["type"], frame["count"], strict=True)) == cli
