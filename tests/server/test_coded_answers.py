@@ -19,11 +19,12 @@ pytestmark = pytest.mark.asyncio
 
 
 async def raw_error(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """An error answer: the envelope as JSON text, no structured content beside it."""
     result = await client.call_tool(tool, arguments)
     assert result.is_error, result
-    answer = result.structured_content
+    assert result.structured_content is None, result
+    answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
     assert isinstance(answer, dict), result.content
-    assert json.loads(result.content[0].text) == answer  # type: ignore[union-attr]
     return answer
 
 

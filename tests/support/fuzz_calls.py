@@ -63,10 +63,17 @@ def tool_arguments(draw: st.DrawFn, schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_envelope(tool: str, result: CallToolResult) -> dict[str, Any]:
-    """A structured answer; an error one in the envelope with a code (evaluate: its own)."""
-    answer = result.structured_content
-    assert isinstance(answer, dict), f"{tool}: no structured answer: {result.content}"
-    assert json.loads(result.content[0].text) == answer, f"{tool}: text and structure differ"  # type: ignore[union-attr]
+    """A success answer structured (its text the same JSON); an error one with no structured
+    content (it would fail the tool's output schema) and the envelope with a code as its
+    JSON text (evaluate: its own envelope)."""
+    text = json.loads(result.content[0].text)  # type: ignore[union-attr]
+    if result.is_error:
+        assert result.structured_content is None, f"{tool}: an error with structured content"
+        answer = text
+    else:
+        answer = result.structured_content
+        assert text == answer, f"{tool}: text and structure differ"
+    assert isinstance(answer, dict), f"{tool}: no JSON object in the answer: {result.content}"
     if not result.is_error:
         assert answer.get("success", True) is True and "error" not in answer, f"{tool}: {answer}"
         return answer

@@ -414,7 +414,8 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         if (PassOverDuringEval(controller)) return;
         uint id = ThreadId(thread);
-        StopOrContinue(controller, () => _listener.StepCompleted(id));
+        var identity = StepperIdentity.Of(stepper);
+        StopOrContinue(controller, () => _listener.StepCompleted(id, identity));
     }
 
     void IDebugEventSink.OnLoadModule(nint controller, nint module)

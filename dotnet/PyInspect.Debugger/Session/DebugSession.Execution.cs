@@ -86,8 +86,9 @@ public sealed partial class DebugSession
     /// <summary>A step that ends in code without source (an async method's kickoff stub) steps
     /// out on to the next frame with source; one that left user code for good (Main returned
     /// into the runtime) lets the process run on.</summary>
-    bool IEngineListener.StepCompleted(uint threadId)
+    bool IEngineListener.StepCompleted(uint threadId, StepperIdentity stepper)
     {
+        if (!stepper.Is(_activeStepper)) return false;  // a step cancelled by a stop, its callback queued before it
         _activeStepper = null;
         if (StepEndedInsideAwait()) return false;  // the method waits at an await: the step ends where it resumes
         if (_engine?.GetThread(threadId) is not { } thread) return false;

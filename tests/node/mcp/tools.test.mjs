@@ -6,17 +6,19 @@
 //
 // Run by tests/node_clients/test_mcp_clients.py, which passes the plan as
 // PYINSPECT_MCP_PLAN (JSON: pyinspect executable, debuggee, source file and line).
-// PYINSPECT_MCP_TOKEN, when set, is sent as `Authorization: Bearer` over HTTP.
+// The HTTP server is started with a bearer token of this test's own (PYINSPECT_HTTP_TOKEN),
+// which the client sends as `Authorization: Bearer`, as every HTTP client must.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { randomBytes } from 'node:crypto';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const plan = JSON.parse(process.env.PYINSPECT_MCP_PLAN ?? '{}');
-const token = process.env.PYINSPECT_MCP_TOKEN;
+const token = process.env.PYINSPECT_MCP_TOKEN ?? randomBytes(24).toString('hex');
 const CODES = new Set(plan.codes ?? []);
 
 function envelope(result, tool) {
@@ -177,10 +179,12 @@ async function waitForPort(port, child, ms = 30000) {
 
 test('every tool through the SDK over streamable HTTP', { timeout: 240000 }, async () => {
   const port = await freePort();
-  const child = spawn(plan.pyinspect, ['serve', '--http', '--port', String(port)], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(plan.pyinspect, ['serve', '--http', '--port', String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PYINSPECT_HTTP_TOKEN: token },
+  });
   try {
     await waitForPort(port, child);
-    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    const headers = { Authorization: `Bearer ${token}` };
     const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers } });
     const client = new Client({ name: 'pyinspect-node-test', version: '1.0.0' });
     await client.connect(transport);
