@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.dap_wire import WirePeer
 from support.adapter_session import launched, set_breakpoints
+from support.dap_wire import WirePeer
 from support.debuggee_loop import counter_moves, counting_loop
 
 
