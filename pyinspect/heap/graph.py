@@ -25,7 +25,7 @@ from pyinspect.models.heapgraph import (
     RetentionPaths,
 )
 
-__all__ = ["HeapGraph"]
+__all__ = ["HeapGraph", "parse_address"]
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -60,7 +60,7 @@ class HeapGraph:
 
     def retained(self, addresses: Sequence[int | str] | None = None, top: int = 20) -> list[RetainedObject]:
         """The given objects with their retained sizes, or the top retainers when none are given."""
-        wanted = ",".join(hex(_address(a)) for a in addresses or [])
+        wanted = ",".join(hex(parse_address(a)) for a in addresses or [])
         return self._rows(RetainedObject, lambda: self._graph.RetainedJson(wanted, _top(top)), command="retained")
 
     def retained_by_type(self, top: int | None = None) -> list[GraphTypeStat]:
@@ -69,7 +69,7 @@ class HeapGraph:
 
     def paths(self, address: int | str, max_paths: int = 5) -> RetentionPaths:
         """Shortest retention paths from roots to the object, each step named."""
-        where = _address(address)
+        where = parse_address(address)
         text = self._run(lambda: self._graph.PathsJson(where, max_paths), address=hex(where), command="roots")
         return RetentionPaths.model_validate_json(str(text))
 
@@ -98,7 +98,8 @@ def _top(top: int | None) -> int:
     return top
 
 
-def _address(address: int | str) -> int:
+def parse_address(address: int | str) -> int:
+    """An object address given as an int or a `0x...`/decimal string, checked."""
     try:
         value = int(address, 0) if isinstance(address, str) else int(address)
     except ValueError as exc:

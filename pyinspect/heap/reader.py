@@ -25,7 +25,7 @@ from pyinspect.errors import (
     SetupMissingError,
 )
 from pyinspect.heap import _runtime
-from pyinspect.heap.graph import HeapGraph
+from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
 from pyinspect.runtimes import dump_dac_candidates, runtime_of
@@ -118,7 +118,7 @@ class HeapReader:
 
     def object(self, address: int | str, depth: int = 1, max_elements: int = 100) -> HeapObject:
         """One object: fields with offsets from its address, references expanded to depth."""
-        where = _address(address)
+        where = parse_address(address)
         if depth > 10:
             raise DepthExceededError(f"depth {depth} exceeds the limit of 10", depth=depth)
         if depth < 1:
@@ -128,12 +128,12 @@ class HeapReader:
         return HeapObject.model_validate_json(text)
 
     def read_string(self, address: int | str, max_length: int = 1 << 20) -> str:
-        where = _address(address)
+        where = parse_address(address)
         return self._run(lambda: str(self._target.ReadString(where, max_length)), address=hex(where))
 
     def array_elements(self, address: int | str, start: int = 0, count: int = 100) -> list[HeapField]:
         """Elements [start, start+count) in row-major order, offsets from the array."""
-        where = _address(address)
+        where = parse_address(address)
         text = self._run(lambda: str(self._target.ReadArrayElements(where, start, count)),
                          address=hex(where))
         return [HeapField.model_validate(item) for item in json.loads(text)]
@@ -142,7 +142,7 @@ class HeapReader:
                            timeout_ms: int = 5000) -> CollectionAnalysis:
         """collection_analyze of the collection object at address, every element read once;
         when timeout_ms runs out first, the answer says it is sampled and how many were read."""
-        where = _address(address)
+        where = parse_address(address)
         _check_preview(max_preview_items)
         if timeout_ms < 1:
             raise InvalidParameterError(f"timeout_ms must be positive, got {timeout_ms}", timeout_ms=timeout_ms)
@@ -152,7 +152,7 @@ class HeapReader:
 
     def summarize_object(self, address: int | str, max_preview_items: int = 5) -> ObjectSummary:
         """object_summarize of the object at address: real field values and what looks wrong."""
-        where = _address(address)
+        where = parse_address(address)
         _check_preview(max_preview_items)
         text = self._run(lambda: str(self._target.SummarizeObject(where, max_preview_items)),
                          address=hex(where), command="summarize_object")
@@ -176,16 +176,6 @@ class HeapReader:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
-
-
-def _address(address: int | str) -> int:
-    try:
-        value = int(address, 0) if isinstance(address, str) else int(address)
-    except ValueError as exc:
-        raise InvalidParameterError(f"not an address: {address!r}") from exc
-    if not 0 < value < 1 << 64:
-        raise InvalidParameterError(f"address out of range: {address!r}")
-    return value
 
 
 def _string_array(items: list[str]) -> Any:
