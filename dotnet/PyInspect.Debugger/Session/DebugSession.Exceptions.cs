@@ -86,8 +86,6 @@ public sealed partial class DebugSession
         bool userUnhandled = asyncUnhandled || leavesUserCode;
         string breakMode = eventType == Unhandled ? "unhandled" : userUnhandled ? "userUnhandled" : "always";
         lock (_exceptionGate) _currentExceptions[threadId] = (breakMode, details);
-        _activeStepper?.Deactivate();
-        _activeStepper = null;
         _handles.Clear();
         string what = eventType == Unhandled ? "Unhandled exception"
             : asyncUnhandled ? "Exception not handled in user code (the async method's task carries it)"
