@@ -14,6 +14,7 @@ Goals (issue 17): 10M objects < 10 s and < 100 B/object; a path < 1 s; a diff < 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,7 @@ def measure(reader: HeapReader, tmp: Path) -> dict[str, Any]:
     start = time.perf_counter()
     graph = reader.graph()  # warm: the helper's code is jitted now
     built = time.perf_counter() - start
+    phases = graph.build_times()
     summary = graph.summary()
     item = graph.instances("HeapTruth.Item", summary.objects // 4, 1)[0].address
     start = time.perf_counter()
@@ -64,7 +66,7 @@ def measure(reader: HeapReader, tmp: Path) -> dict[str, Any]:
     diff_seconds = time.perf_counter() - start
     return {"objects": summary.objects, "seconds": built, "cold": cold, "array_bytes": graph.array_bytes(), "rss": rss_growth,
             "path": path_seconds, "path_steps": len(found.paths[0].steps), "gcroot": gcroot,
-            "diff": diff_seconds, "diff_rows": len(rows)}
+            "diff": diff_seconds, "diff_rows": len(rows), "phases": phases}
 
 
 def run_size(count: int, baseline: Path) -> dict[str, Any]:
@@ -93,6 +95,10 @@ def report(rows: list[dict[str, Any]]) -> None:
         print(f"{n:>12,} {r['plain']:>12.3f} {r['cold']:>7.3f} {r['seconds']:>8.3f} {ratio:>5.2f}x {n / r['seconds']:>12,.0f} "
               f"{r['array_bytes'] / n:>12.1f} {r['rss'] / n:>10.1f} {r['path']:>8.4f} {r['gcroot']:>9.4f} "
               f"{vs:>10.1f}x {r['diff']:>7.4f}")
+    for r in rows:
+        phases = ", ".join(f"{name} {seconds:.2f}" for name, seconds in r["phases"].items())
+        print(f"{r['objects']:>12,} phases (s): {phases}")
+    print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("cold = the first graph in the process (includes jitting the helper); graph s = the second;")
     print("ratio = graph seconds / plain ClrMD walk seconds (the graph also reads every reference,")
     print("the roots, and computes dominators and retained sizes); GCRoot/path > 1 means ours is faster.")

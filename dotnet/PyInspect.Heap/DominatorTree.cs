@@ -12,7 +12,12 @@ namespace PyInspect.Heap;
 public static class DominatorTree
 {
     /// <summary>idom[v] for every node (the root's is itself, an unreachable node's is -1).</summary>
-    public static int[] Compute(int nodeCount, int[] offsets, int[] targets, int root)
+    public static int[] Compute(int nodeCount, int[] offsets, int[] targets, int root) =>
+        Compute(nodeCount, offsets, targets, root, out _);
+
+    /// <summary>The same, also giving the depth-first preorder of the reached nodes: every
+    /// node comes after its immediate dominator in it (a dominator is a DFS-tree ancestor).</summary>
+    public static int[] Compute(int nodeCount, int[] offsets, int[] targets, int root, out int[] preorder)
     {
         var order = DepthFirstOrder(nodeCount, offsets, targets, root, out int[] number, out int[] parent);
         int reached = order.Length;
@@ -30,6 +35,7 @@ public static class DominatorTree
         Array.Fill(idom, -1);
         for (int i = 0; i < reached; i++)
             idom[order[i]] = order[idomNumbered[i]];
+        preorder = order;
         return idom;
     }
 

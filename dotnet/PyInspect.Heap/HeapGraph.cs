@@ -15,10 +15,12 @@ public sealed class HeapGraph
     private int[]? _predOffsets;
     private int[]? _preds;
     private long[]? _retainedByType;
+    private (int[] Offsets, int[] Children)? _domChildren;
 
     internal HeapGraph(ClrRuntime runtime, ulong[] addresses, int[] typeOf, long[] sizes, byte[] generations,
                        string[] typeNames, int stringType, int[] offsets, int[] targets, List<GraphRoot> roots,
-                       List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved)
+                       List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved,
+                       PhaseTimes times)
     {
         _runtime = runtime;
         Addresses = addresses;
@@ -34,10 +36,10 @@ public sealed class HeapGraph
         Index = index;
         UnreadableObjects = unreadable;
         UnresolvedReferences = unresolved;
-        Idom = DominatorTree.Compute(addresses.Length + 1, offsets, targets, addresses.Length);
-        Retained = RetainedSizes.Compute(Idom, sizes, out int[] childOffsets, out int[] children);
-        DomChildOffsets = childOffsets;
-        DomChildren = children;
+        Times = times;
+        int[] preorder = Array.Empty<int>();
+        Idom = times.Time("dominators", () => DominatorTree.Compute(addresses.Length + 1, offsets, targets, addresses.Length, out preorder));
+        Retained = times.Time("retained", () => RetainedSizes.Compute(Idom, sizes, preorder));
     }
 
     internal ulong[] Addresses { get; }
@@ -52,8 +54,8 @@ public sealed class HeapGraph
     internal AddressIndex Index { get; }
     internal int[] Idom { get; }
     internal long[] Retained { get; }
-    internal int[] DomChildOffsets { get; }
-    internal int[] DomChildren { get; }
+    internal int[] DomChildOffsets => DominatorChildren().Offsets;
+    internal int[] DomChildren => DominatorChildren().Children;
     internal ClrHeap Heap => _runtime.Heap;
     internal List<SegmentTally> Segments => _segments;
 
@@ -69,9 +71,13 @@ public sealed class HeapGraph
     /// <summary>Bytes held by the graph's arrays (objects, references, dominators, retained sizes).</summary>
     public long ArrayBytes =>
         Addresses.Length * (8L + 4 + 8 + 1) + Offsets.Length * 4L + Targets.Length * 4L + Idom.Length * 4L
-        + Retained.Length * 8L + DomChildOffsets.Length * 4L + DomChildren.Length * 4L + Index.ExtraBytes;
+        + Retained.Length * 8L + Index.ExtraBytes
+        + (_domChildren is { } tree ? tree.Offsets.Length * 4L + tree.Children.Length * 4L : 0);
 
     internal bool IsLive(int v) => Idom[v] >= 0;
+
+    /// <summary>The dominator tree's children per node (CSR), built on first use.</summary>
+    private (int[] Offsets, int[] Children) DominatorChildren() => _domChildren ??= RetainedSizes.DominatorChildren(Idom);
 
     /// <summary>Per type retained sizes, computed on first use.</summary>
     internal long[] RetainedByType => _retainedByType ??=
@@ -93,6 +99,11 @@ public sealed class HeapGraph
             throw new HeapTargetException("NOT_AN_OBJECT", $"no object starts at {HeapJson.Hex(address)} in this snapshot");
         return v;
     }
+
+    /// <summary>Where the build's time went: {"walk": s, "index": s, "roots": s, ...}.</summary>
+    public PhaseTimes Times { get; }
+
+    public string TimesJson() => Times.Json();
 
     public string SummaryJson() => HeapJson.Serialize(GraphQueries.Summary(this));
 

@@ -2,25 +2,24 @@ namespace PyInspect.Heap;
 
 /// <summary>
 /// Retained sizes from a dominator tree: an object's retained size is its own size plus
-/// that of every object it dominates. Walks the tree iteratively (children in CSR form).
+/// that of every object it dominates. Sums in reverse depth-first preorder (every node
+/// comes after its immediate dominator there), so no tree walk is needed.
 /// </summary>
 internal static class RetainedSizes
 {
-    /// <summary>Retained size per node (super-root last); 0 for unreachable objects.</summary>
-    public static long[] Compute(int[] idom, long[] sizes, out int[] childOffsets, out int[] children)
+    /// <summary>Retained size per node (super-root last, preorder[0]); 0 for unreachable objects.</summary>
+    public static long[] Compute(int[] idom, long[] sizes, int[] preorder)
     {
-        int nodes = idom.Length;
-        int root = nodes - 1;
-        (childOffsets, children) = DominatorChildren(idom);
-        var retained = new long[nodes];
-        var order = Preorder(root, childOffsets, children);
-        for (int i = order.Length - 1; i >= 0; i--)
+        var retained = new long[idom.Length];
+        for (int i = preorder.Length - 1; i >= 1; i--)
         {
-            int v = order[i];
-            retained[v] += v < sizes.Length ? sizes[v] : 0;
-            if (v != root)
-                retained[idom[v]] += retained[v];
+            int v = preorder[i];
+            long total = retained[v] + sizes[v];
+            retained[v] = total;
+            retained[idom[v]] += total;
         }
+        if (preorder.Length > 0 && preorder[0] < sizes.Length)
+            retained[preorder[0]] += sizes[preorder[0]];
         return retained;
     }
 
@@ -60,7 +59,8 @@ internal static class RetainedSizes
         return byType;
     }
 
-    private static (int[] Offsets, int[] Children) DominatorChildren(int[] idom)
+    /// <summary>Each node's children in the dominator tree, in CSR form.</summary>
+    public static (int[] Offsets, int[] Children) DominatorChildren(int[] idom)
     {
         int nodes = idom.Length;
         var offsets = new int[nodes + 1];
@@ -75,17 +75,5 @@ internal static class RetainedSizes
             if (idom[v] >= 0 && idom[v] != v)
                 children[fill[idom[v]]++] = v;
         return (offsets, children);
-    }
-
-    private static int[] Preorder(int root, int[] offsets, int[] children)
-    {
-        var order = new List<int>(children.Length + 1) { root };
-        for (int i = 0; i < order.Count; i++)
-        {
-            int v = order[i];
-            for (int e = offsets[v]; e < offsets[v + 1]; e++)
-                order.Add(children[e]);
-        }
-        return order.ToArray();
     }
 }

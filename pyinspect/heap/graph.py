@@ -49,6 +49,11 @@ class HeapGraph:
         """Bytes the snapshot's arrays hold in the helper (for memory per object)."""
         return int(self._run(lambda: self._graph.ArrayBytes))
 
+    def build_times(self) -> dict[str, float]:
+        """Seconds per phase of this snapshot's build (walk, index, roots, references, dominators, retained)."""
+        times = json.loads(str(self._run(lambda: self._graph.TimesJson())))
+        return {str(k): float(v) for k, v in times.items()}
+
     def summary(self) -> GraphSummary:
         return GraphSummary.model_validate_json(str(self._run(lambda: self._graph.SummaryJson())))
 
