@@ -105,6 +105,19 @@ public sealed class HeapGraph
 
     public string TimesJson() => Times.Json();
 
+    /// <summary>Write the whole graph to path (see <see cref="GraphFile"/> for the layout).</summary>
+    public void SaveGraph(string description, string path)
+    {
+        try
+        {
+            GraphFile.Save(this, description, path);
+        }
+        catch (Exception exc) when (exc is IOException or UnauthorizedAccessException)
+        {
+            throw new HeapTargetException("INVALID_PARAMETER", $"cannot write {path}: {exc.Message}", exc);
+        }
+    }
+
     public string SummaryJson() => HeapJson.Serialize(GraphQueries.Summary(this));
 
     /// <summary>Per type count and size; which: 0 all objects, 1 live only, 2 dead only.</summary>

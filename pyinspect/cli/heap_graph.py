@@ -23,7 +23,8 @@ from pyinspect.cli.heap import (
     open_reader,
 )
 from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.snapshot import Snapshot, diff
+from pyinspect.heap.graph_file import load_snapshot
+from pyinspect.heap.snapshot import diff
 from pyinspect.progress import walk_progress
 
 __all__ = ["build_graph", "print_rows"]
@@ -153,19 +154,24 @@ def finalizer(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOptio
 
 @heap_app.command("snapshot")
 def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapshot file to write")],
-             pid: PidOption = None, dump: DumpOption = None) -> None:
+             pid: PidOption = None, dump: DumpOption = None,
+             whole: Annotated[bool, typer.Option("--graph", help="save the whole graph (objects, references, "
+                                                 "roots, dominators), not only the per-type table")] = False) -> None:
     """Save the live heap per type (count, size, retained size) for a later `heap diff`."""
-    path = fail_on_error(lambda: build_graph(pid, dump, lambda g: g.snapshot().save(output)))
+    def save(g: HeapGraph) -> Path:
+        return g.save_graph(output) if whole else g.snapshot().save(output)
+
+    path = fail_on_error(lambda: build_graph(pid, dump, save))
     print(str(path))
 
 
 @heap_app.command("diff")
-def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot file")],
-                   after: Annotated[Path, typer.Argument(help="later snapshot file")],
+def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot file (per type or --graph)")],
+                   after: Annotated[Path, typer.Argument(help="later snapshot file (per type or --graph)")],
                    top: TopOption = None, as_json: JsonOption = False) -> None:
     """Per type change in count, size and retained size from BEFORE to AFTER, growth first."""
     def run() -> None:
-        rows = diff(Snapshot.load(before), Snapshot.load(after))
+        rows = diff(load_snapshot(before), load_snapshot(after))
         print_rows(rows[:top] if top else rows, as_json,
                    {"type": lambda r: r.type, "count Δ": lambda r: r.count_delta, "size Δ": lambda r: r.size_delta,
                     "retained Δ": lambda r: r.retained_delta})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -89,6 +90,13 @@ class HeapGraph:
 
     def finalizer_queue(self) -> list[FinalizerStat]:
         return self._rows(FinalizerStat, lambda: self._graph.FinalizerJson())
+
+    def save_graph(self, path: str | Path) -> Path:
+        """Write the whole graph (objects, references, roots, dominators, retained sizes) to one
+        file, for paths, retained sizes and diffs later without the target (heap.graph_file)."""
+        out = Path(path)
+        self._run(lambda: self._graph.SaveGraph(self.description, str(out)), path=str(out))
+        return out
 
     def snapshot(self) -> Snapshot:
         """Per type count, size and retained size, detached from the target (save it, diff it)."""

@@ -1,7 +1,8 @@
 """Snapshots saved to a file, and the diff of two: the way to find what grew.
 
 A snapshot file holds the live heap per type (count, size, retained size) and the
-graph's summary, as JSON; the graph itself stays with its target.
+graph's summary, as JSON; the whole graph goes to its own file (pyinspect.heap.graph_file),
+whose per-type snapshot diffs the same way.
 """
 
 from __future__ import annotations

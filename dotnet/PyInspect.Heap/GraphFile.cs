@@ -1,0 +1,60 @@
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace PyInspect.Heap;
+
+/// <summary>
+/// Writes a whole snapshot graph to one file, so retention paths, retained sizes and diffs
+/// can be computed later without the target: the 8-byte magic "PYIGRAPH", a little-endian
+/// int64 header length, the header as UTF-8 JSON (format, description, counts, type names,
+/// per-type retained sizes, roots), then raw little-endian arrays each starting on an
+/// 8-byte boundary, in this order: addresses u64[n], sizes i64[n], retained i64[n+1],
+/// typeOf i32[n], offsets i32[n+2], targets i32[edges], idom i32[n+1], generations u8[n].
+/// Node n is the super-root; its edges (offsets[n]..offsets[n+1]) are the root objects.
+/// </summary>
+internal static class GraphFile
+{
+    public const string Format = "pyinspect-heap-graph/1";
+    private static readonly byte[] Magic = Encoding.ASCII.GetBytes("PYIGRAPH");
+
+    public static void Save(HeapGraph g, string description, string path)
+    {
+        var header = new
+        {
+            Format,
+            Description = description,
+            Objects = g.ObjectCount,
+            Edges = g.Targets.Length,
+            Types = g.TypeNames,
+            TypeRetained = g.RetainedByType,
+            Roots = g.Roots.Select(r => new { r.Object, r.Kind, r.Name, r.Thread, r.Pinned }),
+            g.UnreadableObjects,
+            g.UnresolvedReferences,
+            g.SkippedThreads,
+        };
+        byte[] json = Encoding.UTF8.GetBytes(HeapJson.Serialize(header));
+        string temporary = path + ".tmp";
+        using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
+        {
+            stream.Write(Magic);
+            stream.Write(BitConverter.GetBytes((long)json.Length));
+            stream.Write(json);
+            Write(stream, g.Addresses);
+            Write(stream, g.Sizes);
+            Write(stream, g.Retained);
+            Write(stream, g.TypeOf);
+            Write(stream, g.Offsets);
+            Write(stream, g.Targets);
+            Write(stream, g.Idom);
+            Write(stream, g.Generations);
+        }
+        File.Move(temporary, path, overwrite: true);
+    }
+
+    private static void Write<T>(FileStream stream, T[] values) where T : unmanaged
+    {
+        int pad = (int)((8 - stream.Position % 8) % 8);
+        stream.Write(new byte[pad]);
+        stream.Write(MemoryMarshal.AsBytes(values.AsSpan()));
+    }
+}
