@@ -6,7 +6,7 @@ namespace PyInspect.Heap;
 /// Immediate dominators of a directed graph given in CSR form (node i's successors are
 /// targets[offsets[i] .. offsets[i+1])), by Semi-NCA: an iterative depth-first numbering,
 /// semidominators with iterative path compression, then nearest common ancestors. No
-/// recursion, so it runs on tens of millions of nodes; memory is six ints per node plus
+/// recursion, so it runs on tens of millions of nodes; memory is seven ints per node plus
 /// the predecessor lists.
 /// </summary>
 public static class DominatorTree
@@ -16,14 +16,23 @@ public static class DominatorTree
         Compute(nodeCount, offsets, targets, root, out _);
 
     /// <summary>The same, also giving the depth-first preorder of the reached nodes: every
-    /// node comes after its immediate dominator in it (a dominator is a DFS-tree ancestor).</summary>
+    /// node comes after its immediate dominator in it (a dominator is a DFS-tree ancestor).
+    /// Working arrays are reused across phases: seven ints per node plus the predecessors.</summary>
     public static int[] Compute(int nodeCount, int[] offsets, int[] targets, int root, out int[] preorder)
     {
-        var order = DepthFirstOrder(nodeCount, offsets, targets, root, out int[] number, out int[] parent);
-        int reached = order.Length;
-        var (predOffsets, preds) = Predecessors(order, number, offsets, targets);
-        var semi = Semidominators(reached, parent, predOffsets, preds);
+        var number = new int[nodeCount];
+        var order = new int[nodeCount];
+        var parent = new int[nodeCount];
+        var scratchA = new int[nodeCount];
+        var scratchB = new int[nodeCount];
+        int reached = DepthFirstOrder(offsets, targets, root, number, order, parent, scratchA, scratchB);
+        var (predOffsets, preds) = Predecessors(reached, order, number, offsets, targets);
         var idomNumbered = new int[reached];
+        // number is free now: it becomes the forest's ancestors; scratchA/B become semi/label,
+        // idomNumbered the path-compression stack until it is filled below.
+        var semi = Semidominators(reached, parent, predOffsets, preds, semi: scratchA, label: scratchB,
+                                  ancestor: number, stack: idomNumbered);
+        idomNumbered[0] = 0; // the root is its own
         for (int i = 1; i < reached; i++)
         {
             int d = parent[i];
@@ -31,10 +40,12 @@ public static class DominatorTree
                 d = idomNumbered[d];
             idomNumbered[i] = d;
         }
-        var idom = new int[nodeCount];
+        var idom = number;
         Array.Fill(idom, -1);
         for (int i = 0; i < reached; i++)
             idom[order[i]] = order[idomNumbered[i]];
+        if (reached < nodeCount)
+            Array.Resize(ref order, reached);
         preorder = order;
         return idom;
     }
@@ -52,17 +63,13 @@ public static class DominatorTree
         return JsonSerializer.Serialize(Compute(n, offsets, targets, root));
     }
 
-    /// <summary>Preorder of the nodes reachable from root; number[v] its position (-1 if not
-    /// reached), parent[i] the preorder number of i's DFS-tree parent.</summary>
-    private static int[] DepthFirstOrder(int nodeCount, int[] offsets, int[] targets, int root,
-                                         out int[] number, out int[] parentNumbered)
+    /// <summary>Preorder of the nodes reachable from root into order (their count returned);
+    /// number[v] its position (-1 if not reached), parent[i] the preorder number of i's
+    /// DFS-tree parent. stackNode and stackEdge are working space.</summary>
+    private static int DepthFirstOrder(int[] offsets, int[] targets, int root, int[] number, int[] order,
+                                       int[] parent, int[] stackNode, int[] stackEdge)
     {
-        number = new int[nodeCount];
         Array.Fill(number, -1);
-        var order = new int[nodeCount];
-        var parents = new int[nodeCount];
-        var stackNode = new int[nodeCount];
-        var stackEdge = new int[nodeCount];
         int count = 0, top = 0;
         number[root] = count;
         order[count++] = root;
@@ -82,34 +89,29 @@ public static class DominatorTree
             if (number[w] >= 0)
                 continue;
             number[w] = count;
-            parents[count] = number[v];
+            parent[count] = number[v];
             order[count++] = w;
             top++;
             stackNode[top] = w;
             stackEdge[top] = offsets[w];
         }
-        Array.Resize(ref order, count);
-        Array.Resize(ref parents, count);
-        parentNumbered = parents;
-        return order;
+        return count;
     }
 
-    /// <summary>Predecessor lists in preorder numbers, for reached nodes only.</summary>
-    private static (int[] Offsets, int[] Preds) Predecessors(int[] order, int[] number, int[] offsets, int[] targets)
+    /// <summary>Predecessor lists in preorder numbers, for reached nodes only (CSR, filled in place).</summary>
+    private static (int[] Offsets, int[] Preds) Predecessors(int reached, int[] order, int[] number, int[] offsets, int[] targets)
     {
-        int reached = order.Length;
-        var counts = new int[reached + 1];
+        var starts = new int[reached + 1];
         for (int i = 0; i < reached; i++)
         {
             int v = order[i];
             for (int e = offsets[v]; e < offsets[v + 1]; e++)
                 if (number[targets[e]] >= 0)
-                    counts[number[targets[e]] + 1]++;
+                    starts[number[targets[e]] + 1]++;
         }
         for (int i = 0; i < reached; i++)
-            counts[i + 1] += counts[i];
-        var preds = new int[counts[reached]];
-        var fill = (int[])counts.Clone();
+            starts[i + 1] += starts[i];
+        var preds = new int[starts[reached]];
         for (int i = 0; i < reached; i++)
         {
             int v = order[i];
@@ -117,19 +119,20 @@ public static class DominatorTree
             {
                 int w = number[targets[e]];
                 if (w >= 0)
-                    preds[fill[w]++] = i;
+                    preds[starts[w]++] = i; // starts[w] walks to w's end, which is w + 1's start
             }
         }
-        return (counts, preds);
+        for (int i = reached; i > 0; i--)
+            starts[i] = starts[i - 1];
+        starts[0] = 0;
+        return (starts, preds);
     }
 
-    /// <summary>Semidominators (preorder numbers) by Lengauer-Tarjan's simple eval/link.</summary>
-    private static int[] Semidominators(int reached, int[] parent, int[] predOffsets, int[] preds)
+    /// <summary>Semidominators (preorder numbers) by Lengauer-Tarjan's simple eval/link,
+    /// in the caller's arrays (each at least reached long).</summary>
+    private static int[] Semidominators(int reached, int[] parent, int[] predOffsets, int[] preds,
+                                        int[] semi, int[] label, int[] ancestor, int[] stack)
     {
-        var semi = new int[reached];
-        var label = new int[reached];
-        var ancestor = new int[reached];
-        var stack = new int[Math.Max(1, reached)];
         for (int i = 0; i < reached; i++)
         {
             semi[i] = i;
