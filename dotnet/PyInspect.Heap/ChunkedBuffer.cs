@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace PyInspect.Heap;
 
 /// <summary>
@@ -15,6 +17,7 @@ internal sealed class ChunkedBuffer<T> where T : unmanaged
 
     public long Count { get; private set; }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Add(T value)
     {
         if (_used == ChunkSize)

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace PyInspect.Heap;
 
 /// <summary>Compressed sparse rows: node i's edges are targets[offsets[i] .. offsets[i+1]).</summary>
@@ -22,6 +24,7 @@ internal static class Csr
     }
 
     /// <summary>The reverse graph (every edge turned around), same node numbering.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static (int[] Offsets, int[] Sources) Reverse(int nodeCount, int[] offsets, int[] targets)
     {
         var rev = new int[nodeCount + 1];

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 
 namespace PyInspect.Heap;
@@ -18,6 +19,7 @@ public static class DominatorTree
     /// <summary>The same, also giving the depth-first preorder of the reached nodes: every
     /// node comes after its immediate dominator in it (a dominator is a DFS-tree ancestor).
     /// Working arrays are reused across phases: seven ints per node plus the predecessors.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static int[] Compute(int nodeCount, int[] offsets, int[] targets, int root, out int[] preorder)
     {
         var number = new int[nodeCount];
@@ -66,6 +68,7 @@ public static class DominatorTree
     /// <summary>Preorder of the nodes reachable from root into order (their count returned);
     /// number[v] its position (-1 if not reached), parent[i] the preorder number of i's
     /// DFS-tree parent. stackNode and stackEdge are working space.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int DepthFirstOrder(int[] offsets, int[] targets, int root, int[] number, int[] order,
                                        int[] parent, int[] stackNode, int[] stackEdge)
     {
@@ -99,6 +102,7 @@ public static class DominatorTree
     }
 
     /// <summary>Predecessor lists in preorder numbers, for reached nodes only (CSR, filled in place).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static (int[] Offsets, int[] Preds) Predecessors(int reached, int[] order, int[] number, int[] offsets, int[] targets)
     {
         var starts = new int[reached + 1];
@@ -130,6 +134,7 @@ public static class DominatorTree
 
     /// <summary>Semidominators (preorder numbers) by Lengauer-Tarjan's simple eval/link,
     /// in the caller's arrays (each at least reached long).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int[] Semidominators(int reached, int[] parent, int[] predOffsets, int[] preds,
                                         int[] semi, int[] label, int[] ancestor, int[] stack)
     {
@@ -154,6 +159,7 @@ public static class DominatorTree
         return semi;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int Eval(int v, int[] ancestor, int[] label, int[] semi, int[] stack)
     {
         if (ancestor[v] < 0)

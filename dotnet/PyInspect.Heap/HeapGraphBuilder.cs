@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Microsoft.Diagnostics.Runtime;
 
 namespace PyInspect.Heap;
@@ -9,6 +10,9 @@ namespace PyInspect.Heap;
 /// buffers and its references to one flat buffer; <see cref="Finish"/> turns references
 /// into object indices, collects the roots and computes dominators and retained sizes.
 /// Segments are walked in address order, so object indices are in address order too.
+/// The hot loops here and in the graph's algorithms are compiled fully optimized at once
+/// (AggressiveOptimization): on a loaded machine, tiered compilation's background
+/// promotion can lag behind a whole build, leaving it in unoptimized code.
 /// </summary>
 public sealed class HeapGraphBuilder
 {
@@ -47,6 +51,7 @@ public sealed class HeapGraphBuilder
     public long UnreadableObjects { get; private set; }
 
     /// <summary>Visit up to maxObjects objects; true once the whole heap was walked.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool Step(int maxObjects)
     {
         var watch = Stopwatch.StartNew();
@@ -81,6 +86,7 @@ public sealed class HeapGraphBuilder
         _objects = _tally.Segment.EnumerateObjects().GetEnumerator();
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void Visit(ClrObject obj)
     {
         var type = obj.Type;
@@ -117,6 +123,7 @@ public sealed class HeapGraphBuilder
         _edgeCounts.Add(count);
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private int TypeIndex(ClrType type)
     {
         ulong mt = type.MethodTable;
@@ -167,6 +174,7 @@ public sealed class HeapGraphBuilder
     /// (ConditionalWeakTable) is an edge from its key to its value, whatever the key's type.
     /// A reference to the object right after the previous one (arrays filled in order)
     /// skips the binary search.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private (int[] Offsets, int[] Targets, long Unresolved) ResolveEdges(int n, ulong[] addresses, AddressIndex index, List<GraphRoot> roots)
     {
         var dependents = DependentEdges(index);

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace PyInspect.Heap;
 
 /// <summary>
@@ -8,6 +10,7 @@ namespace PyInspect.Heap;
 internal static class RetainedSizes
 {
     /// <summary>Retained size per node (super-root last, preorder[0]); 0 for unreachable objects.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static long[] Compute(int[] idom, long[] sizes, int[] preorder)
     {
         var retained = new long[idom.Length];
@@ -25,6 +28,7 @@ internal static class RetainedSizes
 
     /// <summary>Per type: the summed retained size of its instances that no other instance
     /// of the same type dominates (so nested instances are not counted twice).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static long[] ByType(int typeCount, int[] typeOf, long[] retained, int[] childOffsets, int[] children)
     {
         int root = retained.Length - 1;
@@ -60,6 +64,7 @@ internal static class RetainedSizes
     }
 
     /// <summary>Each node's children in the dominator tree, in CSR form.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static (int[] Offsets, int[] Children) DominatorChildren(int[] idom)
     {
         int nodes = idom.Length;
