@@ -1,13 +1,14 @@
-"""Heap graph snapshots at 1M and 10M objects: pyinspect versus plain ClrMD, side by side.
+"""Heap graph snapshots at 1M and 10M (and 50M) objects: pyinspect versus plain ClrMD, side by side.
 
-    .venv/bin/python benchmarks/heap_graph.py [--objects 1000000 10000000]
+    .venv/bin/python benchmarks/heap_graph.py [--objects 1000000 10000000 50000000]
 
 For each size, starts HeapTruth in fill mode (N small live objects in one array), then:
 - a plain C# ClrMD heap walk of the same heap (benchmarks/HeapWalkBaseline, best of 2);
 - pyinspect's graph snapshot (one walk, roots, Semi-NCA dominators, retained sizes):
   seconds, objects/s, bytes per object (the graph's arrays, and the process's RSS growth);
 - one retention path to an object in the middle of the heap, beside ClrMD's GCRoot;
-- saving two snapshots and diffing them.
+- saving two snapshots and diffing them;
+- where the build's time went (phases), and the machine's load average before each size.
 Goals (issue 17): 10M objects < 10 s and < 100 B/object; a path < 1 s; a diff < 5 s.
 """
 
@@ -70,6 +71,7 @@ def measure(reader: HeapReader, tmp: Path) -> dict[str, Any]:
 
 
 def run_size(count: int, baseline: Path) -> dict[str, Any]:
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         ready = Path(folder) / "ready.json"
         proc = subprocess.Popen([str(dotnet_host()), str(target_dll("HeapTruth")), "fill", str(count), str(ready)],
@@ -82,7 +84,7 @@ def run_size(count: int, baseline: Path) -> dict[str, Any]:
         finally:
             proc.kill()
             proc.wait(timeout=30)
-    return {**ours, "plain": plain["seconds"], "plain_objects": plain["objects"]}
+    return {**ours, "plain": plain["seconds"], "plain_objects": plain["objects"], "load": load}
 
 
 def report(rows: list[dict[str, Any]]) -> None:
@@ -97,7 +99,7 @@ def report(rows: list[dict[str, Any]]) -> None:
               f"{vs:>10.1f}x {r['diff']:>7.4f}")
     for r in rows:
         phases = ", ".join(f"{name} {seconds:.2f}" for name, seconds in r["phases"].items())
-        print(f"{r['objects']:>12,} phases (s): {phases}")
+        print(f"{r['objects']:>12,} phases (s): {phases} (load average {r['load']:.1f} before)")
     print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("cold = the first graph in the process (includes jitting the helper); graph s = the second;")
     print("ratio = graph seconds / plain ClrMD walk seconds (the graph also reads every reference,")

@@ -41,6 +41,10 @@ public sealed class HeapGraphBuilder
         if (!runtime.Heap.CanWalkHeap)
             throw new HeapTargetException("HEAP_READ_ERROR", "the GC heap cannot be walked now (a GC is in progress)");
         TotalBytes = runtime.Heap.Segments.Sum(s => (long)s.ObjectRange.Length);
+        // A graph holds gigabytes in a few large arrays; an earlier graph the caller dropped
+        // is returned to the system now, before this build allocates as much again (left
+        // to the GC, it is collected in the middle of the build under memory pressure).
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true);
     }
 
     public long TotalBytes { get; }
