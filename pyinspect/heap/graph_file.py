@@ -102,11 +102,13 @@ class GraphFile:
     def summary(self) -> GraphSummary:
         live = self._live()
         sizes = self._a.sizes
+        live_bytes, all_bytes = int(np.dot(sizes, live)), int(sizes.sum())
+        live_objects = int(np.count_nonzero(live))
         h = self._header
         return GraphSummary(
             objects=self.object_count, edges=int(self._a.offsets[self.object_count]), roots=len(h["roots"]),
-            live_objects=int(live.sum()), live_bytes=int(sizes[live].sum()),
-            dead_objects=int((~live).sum()), dead_bytes=int(sizes[~live].sum()),
+            live_objects=live_objects, live_bytes=live_bytes,
+            dead_objects=self.object_count - live_objects, dead_bytes=all_bytes - live_bytes,
             unreadable_objects=int(h["unreadableObjects"]), unresolved_references=int(h["unresolvedReferences"]),
             types=len(self._types), skipped_threads=int(h["skippedThreads"]),
         )
@@ -116,12 +118,16 @@ class GraphFile:
         if which not in ("all", "live", "dead"):
             raise InvalidParameterError(f"which must be all, live or dead, got {which!r}", which=which)
         live = self._live()
-        chosen = {"all": np.ones_like(live), "live": live, "dead": ~live}[which]
-        t, sizes, k = self._a.type_of, self._a.sizes, len(self._types)
-        count = np.bincount(t[chosen], minlength=k)
-        total = np.bincount(t[chosen], weights=sizes[chosen], minlength=k)
-        live_count = np.bincount(t[live], minlength=k)
-        live_size = np.bincount(t[live], weights=sizes[live], minlength=k)
+        # bincount is several times faster on intp indices and float64 weights than on
+        # int32 and bool, so both are converted once
+        t, sizes, k = self._a.type_of.astype(np.intp), self._a.sizes, len(self._types)
+        live_sizes = np.where(live, sizes, 0)
+        live_count = np.bincount(t, weights=live.astype(np.float64), minlength=k).astype(np.int64)
+        live_size = np.bincount(t, weights=live_sizes, minlength=k).astype(np.int64)
+        all_count = np.bincount(t, minlength=k)
+        all_size = np.bincount(t, weights=sizes, minlength=k).astype(np.int64)
+        count, total = {"all": (all_count, all_size), "live": (live_count, live_size),
+                        "dead": (all_count - live_count, all_size - live_size)}[which]
         retained = self._header["typeRetained"]
         merged: dict[str, list[int]] = {}  # types of one name (several modules) counted once
         for i in range(k):
