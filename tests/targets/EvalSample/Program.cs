@@ -57,6 +57,34 @@ public class Grid
     public string this[string name] => "cell " + name;
 }
 
+public class Animal(string name)
+{
+    public string Name { get; } = name;
+    protected int legs = 4;
+    public string Kind => "animal";
+    public virtual string Sound => "...";
+    public virtual string Speak() => $"{Name} makes a sound";
+    public string Greet(string who) => $"{Name} greets {who}";
+    public static string Family() => "animals";
+}
+
+public class Dog(string name) : Animal(name)
+{
+    private new int legs = 3;
+    public new string Kind => "dog";
+    public override string Sound => "woof";
+    public override string Speak() => $"{Name} barks";
+    public static Func<int, int> Doubler { get; } = x => 2 * x;
+    public static int Apply(Func<int, int> f, int x) => f(x);
+
+    public string Describe()
+    {
+        var scores = new Dictionary<string, int> { ["rex"] = 7 };
+        string said = Speak() + " on " + legs + " legs";
+        return said + " " + base.Kind + " " + scores.Count + " " + Doubler(1); // @bp base
+    }
+}
+
 public static class OrderExtensions
 {
     public static bool IsBig(this Order order) => order.Total > 100;
@@ -71,6 +99,7 @@ public class Program
     public static void Main(string[] args)
     {
         new Program().Run(args[0]);
+        Console.WriteLine(new Dog("Rex").Describe());
         Loop(args.Length > 1 ? int.Parse(args[1]) : 10);
     }
 
@@ -123,6 +152,7 @@ public class Program
         List<int> million = Enumerable.Range(0, 1_000_000).ToList();
         var bulkOrders = Enumerable.Range(0, 10_000).Select(i => new Order { Id = i, Total = i / 3m + 0.01m * (i % 997) }).ToList();
         string probe = truthPath + ".probe";
+        Func<int, int> twice = x => 2 * x;
         var truth = new Dictionary<string, object?>
         {
             ["bigTotal"] = orders.Where(o => o.Total > 100).Sum(o => o.Total),
@@ -140,7 +170,7 @@ public class Program
             ["millionCount"] = million.Where(x => x > 49990).Count(),
         };
         File.WriteAllText(truthPath, JsonSerializer.Serialize(truth));
-        Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {cells} {many.Length} {manyOrders.Count} {instanceField} {Title} {counter}"); // @bp eval
+        Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {cells} {many.Length} {manyOrders.Count} {instanceField} {Title} {counter} {twice(1)}"); // @bp eval
         // The program's own account of its state once resumed: what evaluations changed.
         File.WriteAllText(truthPath + ".after", JsonSerializer.Serialize(new Dictionary<string, object?>
         {
