@@ -2,8 +2,8 @@
 // code is written in (not of the object's runtime type), read without virtual dispatch.
 // Fields and auto-properties are read from memory at that level. Getters and methods run
 // by func-eval, which always dispatches virtually (the runtime resolves a virtual method
-// through the object's own type), so a base member that a more derived class overrides is
-// refused by name rather than answered with the override's result.
+// through the object's own type): that is right unless a more derived class overrides the
+// member, and then the call goes through a delegate to the base's own code (BaseCall).
 using System.Reflection;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
@@ -33,7 +33,9 @@ public static class BaseAccess
             }
             if (level.Metadata.Properties(level.Token).FirstOrDefault(p => p.Name == name && p.IndexCount == 0) is { } property)
             {
-                RefuseIfOverridden(level, "get_" + name, property.GetterToken, derived, text);
+                if (Overrides(level, "get_" + name, property.GetterToken, derived))
+                    return BaseCall.NonVirtual(interpreter, level.Class, level.Type, derived.Count + bases.IndexOf(level),
+                        level.Metadata.Methods(level.Token, "get_" + name).First(m => m.Token == property.GetterToken), self, [], text);
                 return Members.CallGetter(interpreter.Context, level.Class, level.Type, property, property.IsStatic ? [] : [interpreter.Context.Pin(self)]);
             }
         }
@@ -50,7 +52,8 @@ public static class BaseAccess
             IReadOnlyList<ICorDebugType> typeArguments = TypeNames.TypeArguments(level.Type);
             if (Invocation.Pick(candidates, arguments, typeArguments) is not { } method) continue;
             if (method.IsStatic) return Invocation.Run(interpreter, level.Class, method, typeArguments, null, arguments);
-            RefuseIfOverridden(level, name, method.Token, derived, text);
+            if (Overrides(level, name, method.Token, derived))
+                return BaseCall.NonVirtual(interpreter, level.Class, level.Type, derived.Count + bases.IndexOf(level), method, self, arguments, text);
             return Invocation.Run(interpreter, level.Class, method, typeArguments, interpreter.Context.Pin(self), arguments);
         }
         throw new EvalException($"'{name}' is not a method of the base class taking {arguments.Count} argument(s) in '{text}'");
@@ -76,22 +79,14 @@ public static class BaseAccess
         return (self, levels[..(at + 1)], levels[(at + 1)..]);
     }
 
-    /// <summary>Func-eval would run the most derived override of a virtual method, not the base's own code.</summary>
-    private static void RefuseIfOverridden(Level level, string name, int methodToken, List<Level> derived, string text)
+    /// <summary>Whether a more derived class overrides the virtual method (func-eval would run that override).</summary>
+    private static bool Overrides(Level level, string name, int methodToken, List<Level> derived)
     {
         MethodAttributes attributes = level.Metadata.MethodAttributesOf(methodToken);
-        if ((attributes & MethodAttributes.Virtual) == 0 || (attributes & MethodAttributes.Final) != 0) return;
-        var parameters = level.Metadata.Methods(level.Token, name).First(m => m.Token == methodToken).ParameterTypes;
-        foreach (var lower in derived)
-            foreach (var candidate in lower.Metadata.Methods(lower.Token, name))
-            {
-                MethodAttributes own = lower.Metadata.MethodAttributesOf(candidate.Token);
-                if ((own & MethodAttributes.Virtual) == 0 || (own & MethodAttributes.NewSlot) != 0 || candidate.IsStatic) continue;
-                if (candidate.ParameterTypes.Count != parameters.Count) continue;
-                string owner = TypeNames.DeclaredName(level.Class), overrider = TypeNames.DeclaredName(lower.Class);
-                throw new EvalException($"cannot evaluate '{text}': it calls {owner}.{name} without virtual dispatch, and func-eval "
-                    + $"always dispatches virtually, so it would run the override {overrider}.{name} instead; "
-                    + $"calling a base method that a derived class overrides is not supported");
-            }
+        if ((attributes & MethodAttributes.Virtual) == 0 || (attributes & MethodAttributes.Final) != 0) return false;
+        int count = level.Metadata.Methods(level.Token, name).First(m => m.Token == methodToken).ParameterTypes.Count;
+        return derived.Any(lower => lower.Metadata.Methods(lower.Token, name).Any(candidate => !candidate.IsStatic
+            && candidate.ParameterTypes.Count == count
+            && (lower.Metadata.MethodAttributesOf(candidate.Token) & (MethodAttributes.Virtual | MethodAttributes.NewSlot)) == MethodAttributes.Virtual));
     }
 }

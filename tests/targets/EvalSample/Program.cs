@@ -65,6 +65,9 @@ public class Animal(string name)
     public virtual string Sound => "...";
     public virtual string Speak() => $"{Name} makes a sound";
     public string Greet(string who) => $"{Name} greets {who}";
+    public virtual string Eat(string food, int grams) => $"{Name} eats {grams} g of {food}";
+    public int touches;
+    public virtual void Touch() => touches += 1;
     public static string Family() => "animals";
 }
 
@@ -74,6 +77,8 @@ public class Dog(string name) : Animal(name)
     public new string Kind => "dog";
     public override string Sound => "woof";
     public override string Speak() => $"{Name} barks";
+    public override string Eat(string food, int grams) => "dogs eat anything";
+    public override void Touch() => touches += 10;
     public static Func<int, int> Doubler { get; } = x => 2 * x;
     public static int Apply(Func<int, int> f, int x) => f(x);
 
