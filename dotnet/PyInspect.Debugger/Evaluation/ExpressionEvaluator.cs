@@ -23,10 +23,11 @@ public static class ExpressionEvaluator
     /// as a child by its name (the Immediate window's `n` afterwards), after any children of its own.</summary>
     private static VariableView WithOutValues(VariableView view, IReadOnlyList<KeyValuePair<string, object?>> outs, bool hex)
     {
-        var items = outs.Select(o => Describe(o.Key, o.Key, o.Value, hex)).ToList();
-        if (view.Children is ListChildren own) items.InsertRange(0, own.Items);
-        else if (view.Children is not null) return view;  // an object's own members come first; out values are usable by name
-        return view with { Children = new ListChildren(items), NamedCount = view.NamedCount + outs.Count };
+        if (view.Children is not (null or ListChildren)) return view;  // an object's own members; out values stay usable by name
+        var items = view.Children is ListChildren own ? own.Items.ToList() : [];
+        var added = outs.Where(o => items.All(i => i.Name != o.Key)).Select(o => Describe(o.Key, o.Key, o.Value, hex)).ToList();
+        items.AddRange(added);
+        return view with { Children = new ListChildren(items), NamedCount = view.NamedCount + added.Count };
     }
 
     public static VariableView Describe(string name, string evaluateName, object? value, bool hex)

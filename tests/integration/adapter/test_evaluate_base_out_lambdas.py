@@ -121,6 +121,9 @@ def test_out_arguments_of_a_debuggee_method_come_back_from_the_debuggee(in_run: 
     assert in_run.value('prices.TryGetValue("plum", out var p) ? p : -1m') == ("-1", "decimal")
     assert in_run.value('prices.TryGetValue("apple", out var p) ? p * 2 : -1m') == ("3.0", "decimal")
     assert in_run.value("ids.TryGetValue(8, out var found) ? found : 0") == ("8", "int")
+    body = ok(in_run.evaluate('new { found = prices.TryGetValue("apple", out var p), p }'))
+    listed = ok(in_run.peer.request("variables", {"variablesReference": body["variablesReference"]}))["variables"]
+    assert [(v["name"], v["value"]) for v in listed] == [("found", "true"), ("p", "1.5")]  # p once
 
 
 def test_out_arguments_are_refused_where_they_would_write_the_program_or_run_code(in_run: Stop) -> None:
