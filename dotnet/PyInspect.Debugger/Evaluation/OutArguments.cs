@@ -104,8 +104,8 @@ public static class OutArguments
                 continue;
             }
             if (parameter.IsByRef || parameter.IsByRefLike) return false;
-            if (values[i] is null ? parameter.IsValueType : !parameter.IsInstanceOfType(values[i]) && !(parameter.IsPrimitive && values[i] is IConvertible))
-                return false;
+            bool converts = parameter.IsPrimitive && values[i] is IConvertible and not string and not bool && !(parameter == typeof(bool));
+            if (values[i] is null ? parameter.IsValueType : !parameter.IsInstanceOfType(values[i]) && !converts) return false;
         }
         return true;
     }

@@ -126,6 +126,19 @@ def test_out_arguments_of_a_debuggee_method_come_back_from_the_debuggee(in_run: 
     assert [(v["name"], v["value"]) for v in listed] == [("found", "true"), ("p", "1.5")]  # p once
 
 
+def test_several_outs_of_a_class_and_a_number_and_a_ref_round_trip(in_run: Stop) -> None:
+    body = ok(in_run.evaluate('Config.TrySplit("hello", out var head, out var length)'))
+    assert body["result"] == "true"
+    outs = children(in_run.peer, body["variablesReference"])
+    assert {name: (v["value"], v["type"]) for name, v in outs.items()} == \
+        {"head": ('"h"', "string"), "length": ("5", "int")}
+    assert in_run.value('Config.TrySplit("", out var head, out _) ? 1 : head == null ? 2 : 3') == ("2", "int")
+    # ref: the value goes in, the callee's new value comes back (Bump adds 5, answers twice it).
+    assert in_run.value('int.TryParse("3", out var n) ? Config.Bump(ref n) * 100 + n : 0') == ("1608", "int")
+    assert NEEDS_CALL + "EvalSample.Config.Bump;" in in_run.error(
+        'int.TryParse("3", out var n) ? Config.Bump(ref n) : 0', noSideEffects=True)
+
+
 def test_out_arguments_are_refused_where_they_would_write_the_program_or_run_code(in_run: Stop) -> None:
     message = in_run.error('prices.TryGetValue("pear", out var p)', noSideEffects=True)
     assert NEEDS_CALL + "System.Collections.Generic.Dictionary.TryGetValue;" in message, message

@@ -49,6 +49,13 @@ public static class Config
     public static bool Above(int x, int limit) => x > limit;
     public static T Echo<T>(T value) => value;
     public static T FirstOf<T>(List<T> items) => items[0];
+    public static int Bump(ref int x) { x += 5; return x * 2; }
+    public static bool TrySplit(string text, out string head, out int length)
+    {
+        head = text.Length > 0 ? text[..1] : null;
+        length = text.Length;
+        return text.Length > 0;
+    }
 }
 
 public class Grid
