@@ -17,7 +17,7 @@ using PyInspect.Debugger.Values;
 namespace PyInspect.Debugger.Evaluation;
 
 /// <summary>An out or ref argument: the name it binds (null for `out _`) and, for ref, the value going in.</summary>
-internal sealed record Slot(string? Name, bool IsRef, object? Initial);
+internal sealed record OutSlot(string? Name, bool IsRef, object? Initial);
 
 public static class OutArguments
 {
@@ -47,7 +47,7 @@ public static class OutArguments
     private static bool AllLocal(List<object?> values) =>
         values.All(v => v is not (RemoteValue or SequenceValue or PairValue or EnumValue or IComputedValue));
 
-    private static Slot SlotOf(Interpreter interpreter, ArgumentSyntax argument, string text)
+    private static OutSlot SlotOf(Interpreter interpreter, ArgumentSyntax argument, string text)
     {
         bool isRef = argument.RefKindKeyword.IsKind(SyntaxKind.RefKeyword);
         if (!isRef && !argument.RefKindKeyword.IsKind(SyntaxKind.OutKeyword))
@@ -55,12 +55,12 @@ public static class OutArguments
         switch (argument.Expression)
         {
             case DeclarationExpressionSyntax { Designation: SingleVariableDesignationSyntax single } when !isRef:
-                return new Slot(single.Identifier.ValueText, false, null);
+                return new OutSlot(single.Identifier.ValueText, false, null);
             case DeclarationExpressionSyntax { Designation: DiscardDesignationSyntax } when !isRef:
             case IdentifierNameSyntax { Identifier.ValueText: "_" } when !isRef:
-                return new Slot(null, false, null);
+                return new OutSlot(null, false, null);
             case IdentifierNameSyntax declared when interpreter.Context.TryLambdaVariable(declared.Identifier.ValueText, out object? current):
-                return new Slot(declared.Identifier.ValueText, isRef, isRef ? Interpreter.Local(current) : null);
+                return new OutSlot(declared.Identifier.ValueText, isRef, isRef ? Interpreter.Local(current) : null);
             default:
                 throw new EvalException($"cannot evaluate '{text}': '{argument}' would write a variable of the program; "
                     + $"pass 'out var name' (the value is reported, and usable later in the same expression)");
@@ -68,19 +68,19 @@ public static class OutArguments
     }
 
     /// <summary>A method of a local string or number (int.TryParse...), run here.</summary>
-    private static (object? Result, List<(Slot, object?)> Outs) Reflect(Type type, object? target, string name, List<object?> values, string text)
+    private static (object? Result, List<(OutSlot, object?)> Outs) Reflect(Type type, object? target, string name, List<object?> values, string text)
     {
         var flags = BindingFlags.Public | (target is null ? BindingFlags.Static : BindingFlags.Instance);
         foreach (MethodInfo method in type.GetMethods(flags).Where(m => m.Name == name && m.GetParameters().Length == values.Count))
         {
             var parameters = method.GetParameters();
             if (method.ContainsGenericParameters || !Fits(parameters, values)) continue;
-            object?[] passed = [.. values.Select((v, i) => v is Slot slot ? Pass(slot.Initial, parameters[i].ParameterType.GetElementType()!, text)
+            object?[] passed = [.. values.Select((v, i) => v is OutSlot slot ? Pass(slot.Initial, parameters[i].ParameterType.GetElementType()!, text)
                 : Pass(v, parameters[i].ParameterType, text))];
             try
             {
                 object? result = method.Invoke(target, passed);
-                return (result, [.. values.Select((v, i) => (v, i)).Where(p => p.v is Slot).Select(p => ((Slot)p.v!, passed[p.i]))]);
+                return (result, [.. values.Select((v, i) => (v, i)).Where(p => p.v is OutSlot).Select(p => ((OutSlot)p.v!, passed[p.i]))]);
             }
             catch (TargetInvocationException thrown) when (thrown.InnerException is { } inner)
             {
@@ -98,7 +98,7 @@ public static class OutArguments
         for (int i = 0; i < values.Count; i++)
         {
             Type parameter = parameters[i].ParameterType;
-            if (values[i] is Slot slot)
+            if (values[i] is OutSlot slot)
             {
                 if (!parameter.IsByRef || parameters[i].IsOut == slot.IsRef) return false;
                 continue;
@@ -111,7 +111,7 @@ public static class OutArguments
     }
 
     /// <summary>A debuggee method: `this`'s own (most derived first), a static of the named type, or one of the frame's class.</summary>
-    private static (object? Result, List<(Slot, object?)> Outs) Debuggee(Interpreter interpreter, object? receiver, bool hasReceiver,
+    private static (object? Result, List<(OutSlot, object?)> Outs) Debuggee(Interpreter interpreter, object? receiver, bool hasReceiver,
         string name, List<object?> values, string text)
     {
         EvalContext context = interpreter.Context;
@@ -159,7 +159,7 @@ public static class OutArguments
         for (int i = 0; i < values.Count; i++)
         {
             bool byRef = parameters[i].EndsWith('&');
-            if (values[i] is Slot != byRef) return false;
+            if (values[i] is OutSlot != byRef) return false;
             if (byRef) continue;
             plainParameters.Add(parameters[i]);
             plainValues.Add(values[i]);

@@ -9,7 +9,7 @@ namespace PyInspect.Debugger.Evaluation;
 
 internal static class OutCall
 {
-    public static (object? Result, List<(Slot, object?)> Outs) Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
+    public static (object? Result, List<(OutSlot, object?)> Outs) Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
         IReadOnlyList<ICorDebugType> classTypes, ICorDebugValue? self, IReadOnlyList<string> parameters, List<object?> values, string text)
     {
         EvalContext context = interpreter.Context;
@@ -21,16 +21,16 @@ internal static class OutCall
         // Homes first (each is a func-eval), then the other arguments, then the elements, read last so no run neuters them.
         var homes = new Dictionary<int, ICorDebugValue>();
         for (int i = 0; i < values.Count; i++)
-            if (values[i] is Slot) homes[i] = NewHome(context, ElementType(context, parameters[i], classTypes, text));
+            if (values[i] is OutSlot) homes[i] = NewHome(context, ElementType(context, parameters[i], classTypes, text));
         ICorDebugValue? receiver = self is null ? null : context.Pin(self);
         var passed = new ICorDebugValue?[values.Count];
         for (int i = 0; i < values.Count; i++)
-            if (values[i] is not Slot)
+            if (values[i] is not OutSlot)
                 passed[i] = Arguments.ToDebuggee(context, values[i] is RemoteValue r ? new RemoteValue(context.Pin(r.Value)) : values[i], parameters[i]);
         foreach (var (i, home) in homes)
         {
             ICorDebugValue element = Element(home);
-            if (values[i] is Slot { IsRef: true } slot) WriteInitial(element, slot.Initial, text);
+            if (values[i] is OutSlot { IsRef: true } slot) WriteInitial(element, slot.Initial, text);
             passed[i] = element;
         }
         var arguments = new List<ICorDebugValue>();
@@ -38,7 +38,7 @@ internal static class OutCall
         arguments.AddRange(passed!);
         ICorDebugValue? result = context.Call(function, classTypes, arguments);
         object? answer = result is null ? null : interpreter.Stable(new RemoteValue(result));
-        var outs = homes.Select(h => ((Slot)values[h.Key]!, interpreter.Stable(new RemoteValue(Element(h.Value))))).ToList();
+        var outs = homes.Select(h => ((OutSlot)values[h.Key]!, interpreter.Stable(new RemoteValue(Element(h.Value))))).ToList();
         return (answer, outs);
     }
 

@@ -111,6 +111,10 @@ def test_out_var_answers_the_result_and_reports_the_out_value(in_run: Stop) -> N
     assert in_run.value('int.TryParse("12", out var n) && n * 2 == 24', noSideEffects=True) == ("true", "bool")
     assert in_run.value('int.TryParse("12", out _)', noSideEffects=True) == ("true", "bool")
     assert in_run.value('decimal.TryParse("2.50", out var d) ? d : 0m', noSideEffects=True) == ("2.50", "decimal")
+    # An out inside a lambda holds one value per element: usable there, not reported as the result's.
+    body = ok(in_run.evaluate("orders.Count(o => int.TryParse(o.Id.ToString(), out var id) && id > 2)", noSideEffects=True))
+    assert (body["result"], body.get("variablesReference", 0)) == ("3", 0)
+    assert in_run.value('orders.Count(o => o.Customer is Customer c && c.Name == "Bob")', noSideEffects=True) == ("2", "int")
 
 
 def test_out_arguments_of_a_debuggee_method_come_back_from_the_debuggee(in_run: Stop) -> None:
