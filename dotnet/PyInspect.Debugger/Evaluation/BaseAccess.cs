@@ -39,7 +39,7 @@ public static class BaseAccess
                 return Members.CallGetter(interpreter.Context, level.Class, level.Type, property, property.IsStatic ? [] : [interpreter.Context.Pin(self)]);
             }
         }
-        throw new EvalException($"'{name}' is not a field or property of the base class of {TypeNames.DeclaredName(bases[0].Class)} in '{text}'");
+        throw new EvalException($"'{name}' is not a field or property of the base class of {TypeNames.DeclaredName(derived[^1].Class)} in '{text}'");
     }
 
     /// <summary>`base.name(arguments)`: the first overload the arguments fit, from the base class up.</summary>
@@ -56,7 +56,7 @@ public static class BaseAccess
                 return BaseCall.NonVirtual(interpreter, level.Class, level.Type, derived.Count + bases.IndexOf(level), method, self, arguments, text);
             return Invocation.Run(interpreter, level.Class, method, typeArguments, interpreter.Context.Pin(self), arguments);
         }
-        throw new EvalException($"'{name}' is not a method of the base class taking {arguments.Count} argument(s) in '{text}'");
+        throw new EvalException($"'{name}' is not a method of the base class of {TypeNames.DeclaredName(derived[^1].Class)} taking {arguments.Count} argument(s) in '{text}'");
     }
 
     /// <summary>`this`, the levels from its runtime type down to the class the code is written
@@ -83,6 +83,8 @@ public static class BaseAccess
     private static bool Overrides(Level level, string name, int methodToken, List<Level> derived)
     {
         MethodAttributes attributes = level.Metadata.MethodAttributesOf(methodToken);
+        if ((attributes & MethodAttributes.Abstract) != 0)
+            throw new EvalException($"{TypeNames.DeclaredName(level.Class)}.{name} is abstract: it has no code of its own to call through 'base'");
         if ((attributes & MethodAttributes.Virtual) == 0 || (attributes & MethodAttributes.Final) != 0) return false;
         int count = level.Metadata.Methods(level.Token, name).First(m => m.Token == methodToken).ParameterTypes.Count;
         return derived.Any(lower => lower.Metadata.Methods(lower.Token, name).Any(candidate => !candidate.IsStatic

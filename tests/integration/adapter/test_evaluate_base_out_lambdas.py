@@ -96,8 +96,14 @@ def test_base_calls_are_refused_by_name_on_the_read_only_path(in_dog: Stop) -> N
     assert NEEDS_CALL + "EvalSample.Animal.get_Sound;" in in_dog.error("base.Sound", noSideEffects=True)
 
 
-def test_base_of_a_missing_member_is_a_clear_error(in_dog: Stop) -> None:
-    assert "'Bark' is not a field or property of the base class" in in_dog.error("base.Bark")
+def test_base_of_a_missing_member_is_a_clear_error(in_dog: Stop, in_run: Stop) -> None:
+    assert "'Bark' is not a field or property of the base class of EvalSample.Dog" in in_dog.error("base.Bark")
+    assert "'Bark' is not a method of the base class of EvalSample.Dog" in in_dog.error("base.Bark()")
+    assert "'instanceField' is not a field or property of the base class of EvalSample.Program" \
+        in in_run.error("base.instanceField")
+    assert in_run.value("base.ToString()") == ('"EvalSample.Program"', "string")
+    assert in_dog.value("Age") == ("5", "int")
+    assert in_dog.value("base.Age") == ("3", "int")  # Animal's override, called without dispatch
 
 
 # --- out and ref arguments -----------------------------------------------------------------

@@ -64,8 +64,14 @@ public class Grid
     public string this[string name] => "cell " + name;
 }
 
-public class Animal(string name)
+public abstract class Creature
 {
+    public abstract int Age { get; }
+}
+
+public class Animal(string name) : Creature
+{
+    public override int Age => 3;
     public string Name { get; } = name;
     protected int legs = 4;
     public string Kind => "animal";
@@ -86,6 +92,7 @@ public class Dog(string name) : Animal(name)
     public override string Speak() => $"{Name} barks";
     public override string Eat(string food, int grams) => "dogs eat anything";
     public override void Touch() => touches += 10;
+    public override int Age => 5;
     public static Func<int, int> Doubler { get; } = x => 2 * x;
     public static int Apply(Func<int, int> f, int x) => f(x);
 
