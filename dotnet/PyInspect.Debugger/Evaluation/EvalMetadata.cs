@@ -185,6 +185,9 @@ public sealed class EvalMetadata
         }
     }
 
+    public MethodAttributes MethodAttributesOf(int methodToken) =>
+        _md.GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(methodToken & 0xFFFFFF)).Attributes;
+
     /// <summary>Static extension methods named `name` in this module, with their declaring types.</summary>
     public IEnumerable<(int TypeToken, EvalMethod Method)> ExtensionMethods(string name)
     {
