@@ -67,7 +67,7 @@ class Debugger(ClosesOnExit):
         return self.session.wait(timeout)
 
     def cont(self, wait: bool = True, timeout: float = 30.0) -> SessionState:
-        return self.session.continue_(wait, timeout)
+        return self.session.resume(wait, timeout)
 
     def step(self, mode: Literal["over", "into", "out"] = "over", timeout: float = 30.0) -> SessionState:
         return self.session.step(mode, None, timeout)
@@ -87,35 +87,35 @@ class Debugger(ClosesOnExit):
 
         rows = [(t.id, t.name, t.state, t.is_current, t.location.function if t.location else None,
                  t.location.file if t.location else None, t.location.line if t.location else None)
-                for t in self.session.inspector.threads().threads]
+                for t in self.session.stop_reader.threads().threads]
         return pd.DataFrame(rows, columns=["id", "name", "state", "is_current", "function", "file", "line"])
 
     def stack(self, thread_id: int | None = None, max_frames: int = 20) -> pd.DataFrame:
         """Frames of a paused thread, top first."""
         import pandas as pd
 
-        frames = self.session.inspector.stack_trace(thread_id, 0, max_frames).frames
+        frames = self.session.stop_reader.stack_trace(thread_id, 0, max_frames).frames
         return pd.DataFrame([(f.index, f.function, f.file, f.line, f.module) for f in frames],
                             columns=["index", "function", "file", "line", "module"])
 
     def locals(self, frame: int = 0, scope: Literal["locals", "arguments", "this", "all"] = "all",
                thread_id: int | None = None) -> pd.DataFrame:
         """Variables of a frame: name, type, value, scope (argument/local), has_children."""
-        return self._variables(self.session.inspector.variables(thread_id, frame, scope, None).variables)
+        return self._variables(self.session.stop_reader.variables(thread_id, frame, scope, None).variables)
 
     def children(self, path: str, frame: int = 0, thread_id: int | None = None) -> pd.DataFrame:
         """The children of a value at a path ("this._customer", "items[2]")."""
-        return self._variables(self.session.inspector.variables(thread_id, frame, "all", path).variables)
+        return self._variables(self.session.stop_reader.variables(thread_id, frame, "all", path).variables)
 
     def eval(self, expression: str, frame: int = 0, thread_id: int | None = None) -> str:
         """An expression's value as the debugger shows it (raises EvaluationError)."""
-        return self.session.inspector.evaluate(expression, thread_id, frame, "default").result
+        return self.session.stop_reader.evaluate(expression, thread_id, frame, "default").result
 
     def set(self, expression: str, value: str | float | bool | None, frame: int = 0,
             thread_id: int | None = None) -> str:
         """Write a number, bool, string or None into a variable, field or array element of the
         paused program (``dbg.set("order.Total", 42.5)``); answers the new value as shown."""
-        return self.session.inspector.set_value(expression, csharp_literal(value), thread_id, frame)
+        return self.session.stop_reader.set_value(expression, csharp_literal(value), thread_id, frame)
 
     @staticmethod
     def _variables(rows: Iterable[object]) -> pd.DataFrame:

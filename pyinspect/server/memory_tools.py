@@ -31,7 +31,6 @@ from pyinspect.errors import (
     SetupMissingError,
     VariableUnavailableError,
 )
-from pyinspect.inspection import MAX_VARIABLES, ResolvedValue
 from pyinspect.models.memory import (
     CollectionAnalyzeAnswer,
     ObjectInspectAnswer,
@@ -51,6 +50,7 @@ from pyinspect.server.parameters import (
 )
 from pyinspect.server.tooling import ERROR_SHAPES, ErrorShape
 from pyinspect.session import Session
+from pyinspect.stop_reader import MAX_VARIABLES, ResolvedValue
 
 __all__ = ["register"]
 
@@ -109,7 +109,7 @@ def _root_in_scope(session: Session, expression: str, thread_id: int | None, fra
 
 def _children(session: Session, expression: str, thread_id: int | None, frame_index: int) -> list[Any]:
     """The children of expression ("" for the frame's own variables)."""
-    return list(session.inspector.variables(thread_id, frame_index, "all", expression or None,
+    return list(session.stop_reader.variables(thread_id, frame_index, "all", expression or None,
                                            count=MAX_VARIABLES).variables)
 
 
