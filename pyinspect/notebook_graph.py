@@ -59,6 +59,8 @@ class GraphMethods:
         return self.graph().paths(address, max_paths)
 
     def duplicate_strings(self, top: int = 50) -> pd.DataFrame:
+        """Strings held more than once (value, count, wasted bytes), most wasteful first.
+        Example: ``heap.duplicate_strings(10)``"""
         return _frame(self.graph().duplicate_strings(top))
 
     def generations(self) -> pd.DataFrame:
@@ -66,6 +68,7 @@ class GraphMethods:
         return _frame(self.graph().layout().generations)
 
     def finalizer_queue(self) -> pd.DataFrame:
+        """Objects waiting for their finalizer to run, per type. Example: ``heap.finalizer_queue()``"""
         return _frame(self.graph().finalizer_queue())
 
     def snapshot(self, refresh: bool = True) -> Snapshot:

@@ -12,8 +12,10 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from pyinspect.dap.client import DapClient
+from pyinspect.debuggee_state import DebuggeeState
 from pyinspect.errors import (
     EvaluationError,
     EvaluationNeedsCallError,
@@ -38,10 +40,25 @@ from pyinspect.models.inspection import (
 )
 from pyinspect.value_text import format_number, function_name, split_path
 
-if TYPE_CHECKING:
-    from pyinspect.session import Session
 
-__all__ = ["ResolvedValue", "StopReader", "translate_errors"]
+class PausedSession(Protocol):
+    """What a StopReader needs of its session (pyinspect.session.Session is one)."""
+
+    @property
+    def debuggee(self) -> DebuggeeState: ...
+
+    @property
+    def client(self) -> DapClient: ...
+
+    def require_session(self) -> None: ...
+
+    def require_paused(self) -> None: ...
+
+    def current_thread(self) -> int | None: ...
+
+    def forget_cached_reads(self) -> None: ...
+
+__all__ = ["PausedSession", "ResolvedValue", "StopReader", "translate_errors"]
 
 T = TypeVar("T")
 SCOPES = ("locals", "arguments", "this", "all")
@@ -82,7 +99,7 @@ class StopReader:
     """What one stop of the paused debuggee shows, read through the adapter and cached
     until the stop ends (the epoch moves on)."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: PausedSession) -> None:
         self._session = session
         self._lock = threading.Lock()
         self._cache_epoch = -1
