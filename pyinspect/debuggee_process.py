@@ -1,12 +1,11 @@
 """The debuggee as an operating-system process: finding a launched one's pid, making
-sure a terminated one is gone."""
+sure a terminated one is gone. psutil loads on first use: the MCP server's first
+answer should not wait for it."""
 
 from __future__ import annotations
 
 import os
 import time
-
-import psutil
 
 __all__ = ["ensure_dead", "find_launched_pid"]
 
@@ -14,6 +13,8 @@ __all__ = ["ensure_dead", "find_launched_pid"]
 def find_launched_pid(adapter_pid: int, program: str) -> int | None:
     """The launched debuggee's pid when the adapter sent no `process` event: the adapter's
     deepest descendant naming the program (a shell that waits for it names it too)."""
+    import psutil
+
     try:
         children = psutil.Process(adapter_pid).children(recursive=True)
     except psutil.Error:
@@ -30,6 +31,8 @@ def find_launched_pid(adapter_pid: int, program: str) -> int | None:
 
 def ensure_dead(pid: int, timeout: float = 5.0) -> None:
     """After a terminating disconnect: the debuggee must be gone; kill it if it lingers."""
+    import psutil
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
