@@ -93,6 +93,8 @@ class SummaryField(_MemoryModel):
     value: str
     collection_count: int | None = None
     collection_element_type: str | None = None
+    collection_preview: tuple[str, ...] | None = None
+    """The first max_preview_items elements as text (pairs as "key: value"), collections only."""
 
 
 class InterestingField(_MemoryModel):
@@ -124,8 +126,12 @@ class ObjectSummary(_MemoryModel):
         return next(f for f in self.fields if f.name == name)
 
     def to_contract(self) -> dict[str, Any]:
+        """The contract's ``summary``; ``collectionPreview`` only on collection-typed fields."""
         data = self.wire()
         data.pop("address", None)
+        for field in data["fields"]:
+            if field.get("collectionPreview") is None:
+                field.pop("collectionPreview", None)
         return data
 
 

@@ -89,7 +89,8 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
     def object_summarize(expression: Expression, max_preview_items: Preview = 5, thread_id: ThreadId = None,
                          frame_index: FrameIndex = 0, timeout_ms: TimeoutMs = 5000) -> ObjectSummarizeAnswer:
         """One object at a glance, read from the heap: every field's real value (decimal,
-        DateTime, Guid included), collection fields with count and element type, null
+        DateTime, Guid included), collection fields with count, element type and their first
+        max_preview_items elements (collectionPreview; pairs as "key: value"), null
         fields, and interestingFields (empty_string, nan, infinity, default_datetime,
         default_guid). Use before drilling in with object_inspect."""
         summary = memory_reads.summarize_object(get_session(), expression, max_preview_items, thread_id,

@@ -63,7 +63,8 @@ Format = Annotated[Literal["default", "hex", "binary"], Field(description="How i
 
 # memory
 Depth = Annotated[int, Field(description="Levels of references to expand (1-10)")]
-Preview = Annotated[int, Field(description="How many first/last elements to include (1-50)")]
+Preview = Annotated[int, Field(description="How many elements to preview (1-50): a collection's first and last, "
+                                          "or the first of each collection-typed field")]
 TimeoutMs = Annotated[int, Field(description="Time budget in ms; a walk cut short by it says isSampled")]
 
 # session
