@@ -4,6 +4,11 @@ Wire names are the contracts' camelCase (shared/contracts/collection_analyze.md,
 object_summarize.md); ``to_contract()`` gives each tool's ``summary`` object exactly,
 explicit nulls included. Statistics are text in the element type's own format, computed
 over every element with LINQ's semantics (Min is NaN if any element is; Max ignores NaN).
+
+Each mirrors a record of dotnet/PyInspect.Heap, parsed from its JSON: CollectionAnalysis =
+CollectionRecord, CollectionElement = ElementRecord, KeyValuePreview = PairRecord,
+NumericStats = NumericStatsRecord, TypeCount = TypeCountRecord, ObjectSummary =
+SummaryRecord, SummaryField = SummaryFieldRecord, InterestingField = InterestingFieldRecord.
 """
 
 from __future__ import annotations
