@@ -185,9 +185,6 @@ class Debugger(MemoryMethods, ClosesOnExit):
             self.session.disconnect(terminate)
         self.session.close()
 
-    def __dir__(self) -> list[str]:
-        return sorted(name for name in set(super().__dir__()) if not name.startswith("_") or name == "__enter__")
-
     def __repr__(self) -> str:
         state = self.session.snapshot()
         where = f" at {state.location.function}:{state.location.line}" if state.location else ""
