@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Self
+from typing import Any, Self
 
 from pyinspect.errors import InvalidParameterError
 
@@ -35,6 +35,10 @@ class EvalResult(str):
 
     def __repr__(self) -> str:
         return f"EvalResult({self.text!r}, type={self.type!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, bool]]:
+        """Copies and pickles keep the type (str's own would drop it)."""
+        return EvalResult, (self.text, self.type, self.has_children)
 
 
 def csharp_literal(value: str | float | bool | None) -> str:

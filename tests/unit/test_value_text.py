@@ -3,6 +3,9 @@ binary renderings, C# literals, the struct rules and the evaluation result value
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from pyinspect.errors import InvalidParameterError
@@ -71,3 +74,5 @@ def test_an_eval_result_is_its_text_with_a_type() -> None:
     assert result == "12.5" and str(result) == "12.5" and f"{result}" == "12.5" and result.text == "12.5"
     assert (result.type, result.has_children) == ("decimal", False)
     assert "decimal" in repr(result)
+    for copied in (copy.deepcopy(result), pickle.loads(pickle.dumps(result))):
+        assert (copied, copied.type, copied.has_children) == ("12.5", "decimal", False)
