@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
+
+from typing_extensions import deprecated
 
 from pyinspect.closing import ClosesOnExit
 from pyinspect.debugger import BreakpointSpec, Debugger, launch, start_attached
@@ -108,8 +110,17 @@ def open_dump(path: str | Path, *, dac: str | Path | None = None) -> Heap:
 _UNSET: Any = object()
 
 
+@overload
+def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger: ...
+
+
+@overload
+@deprecated("pyinspect.attach(pid, suspend=...) reads the heap until the next release: use open_heap")
+def attach(pid: int, *, suspend: bool) -> Heap: ...
+
+
 def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect",
-           suspend: bool = _UNSET) -> Debugger:
+           suspend: bool = _UNSET) -> Debugger | Heap:
     """Attach the debugger to a running .NET process (debug_attach); it keeps running until
     ``pause()`` or a breakpoint.
 
@@ -121,7 +132,7 @@ def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str
     attach had) still returns a Heap, with a DeprecationWarning: use open_heap."""
     if suspend is not _UNSET:
         warn_renamed("pyinspect.attach(pid, suspend=...) for the heap", "pyinspect.open_heap(pid, suspend=...)")
-        return open_heap(pid, suspend=suspend)  # type: ignore[return-value]
+        return open_heap(pid, suspend=suspend)
     return start_attached(pid, breakpoints, adapter)
 
 
