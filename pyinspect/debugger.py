@@ -47,8 +47,8 @@ class Debugger(MemoryMethods, ClosesOnExit):
 
     # ---- breakpoints -------------------------------------------------------------------
 
-    def break_at(self, file: str | None = None, line: int | None = None, *, function: str | None = None,
-                 condition: str | None = None, hit_count: int | None = None,
+    def break_at(self, file: str | None = None, line: int | None = None, condition: str | None = None,
+                 hit_count: int | None = None, *, function: str | None = None,
                  log_message: str | None = None) -> BreakpointInfo:
         """Set a breakpoint (breakpoint_set): a source line, or a method by name.
 
@@ -91,8 +91,8 @@ class Debugger(MemoryMethods, ClosesOnExit):
     cont = resume
     continue_ = resume
 
-    def step(self, mode: Literal["over", "into", "out"] = "over", thread_id: int | None = None,
-             timeout: float = 30.0) -> SessionState:
+    def step(self, mode: Literal["over", "into", "out"] = "over", timeout: float = 30.0,
+             thread_id: int | None = None) -> SessionState:
         """Step a paused thread (default: the one that stopped) over the line, into its call,
         or out of the method (debug_step); returns the new state. Raises NotPausedError,
         UnknownThreadError. Example: ``dbg.step("into")``"""
@@ -120,7 +120,7 @@ class Debugger(MemoryMethods, ClosesOnExit):
                 for t in self.session.stop_reader.threads().threads]
         return pd.DataFrame(rows, columns=["id", "name", "state", "is_current", "function", "file", "line"])
 
-    def stack(self, thread_id: int | None = None, start_frame: int = 0, max_frames: int = 20) -> pd.DataFrame:
+    def stack(self, thread_id: int | None = None, max_frames: int = 20, start_frame: int = 0) -> pd.DataFrame:
         """Frames of a paused thread, top first (stacktrace_get): index, function, file, line,
         module. Raises NotPausedError, UnknownThreadError. Example: ``dbg.stack(max_frames=5)``"""
         import pandas as pd
