@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pyinspect import breakpoints as sync
 from pyinspect.adapter_events import AdapterEvents
+from pyinspect.breakpoint_control import BreakpointControl
 from pyinspect.breakpoints import Breakpoint, BreakpointTable
 from pyinspect.dap.adapter import AdapterProcess, start_adapter
 from pyinspect.dap.client import DapClient
@@ -54,6 +55,7 @@ class Session:
     def __init__(self, adapter: str = "pyinspect") -> None:
         self.adapter_kind = adapter
         self.breakpoints = BreakpointTable()
+        self._breakpoint_control = BreakpointControl(self.breakpoints, self._live_client)
         self.debuggee = DebuggeeState()
         self._lifecycle = threading.Lock()
         self._adapter: AdapterProcess | None = None
@@ -282,49 +284,25 @@ class Session:
         self.client.pause(0)
         return self.wait(timeout)
 
-    # ---- breakpoints -----------------------------------------------------------------
+    # ---- breakpoints (pyinspect.breakpoint_control) -------------------------------------
 
     def set_breakpoint(self, file: str | None, line: int | None, condition: str | None = None,
                        hit_count: int | None = None, function: str | None = None,
                        log_message: str | None = None) -> Breakpoint:
-        """A line breakpoint (file and line) or a function breakpoint (function); the
-        condition is parsed first (a syntax error is refused here, not at the stop)."""
-        sync.check_condition(condition)
-        if function is not None:
-            if file is not None or line is not None:
-                raise InvalidParameterError("give either function, or file and line, not both")
-            breakpoint = self.breakpoints.add_function(function, condition, hit_count, log_message)
-        elif file is None or line is None:
-            raise InvalidParameterError("give file and line (a line breakpoint) or function")
-        else:
-            breakpoint = self.breakpoints.add(file, line, condition, hit_count, log_message)
-        self._resend(breakpoint)
-        return breakpoint
+        return self._breakpoint_control.set(file, line, condition, hit_count, function, log_message)
 
     def remove_breakpoint(self, breakpoint_id: int) -> Breakpoint:
-        breakpoint = self.breakpoints.remove(breakpoint_id)
-        self._resend(breakpoint)
-        return breakpoint
+        return self._breakpoint_control.remove(breakpoint_id)
 
     def set_exception_breakpoint(self, filter_name: str, exception_type: str | None, clear: bool = False) -> bool:
-        self.breakpoints.set_exception_filter(filter_name, exception_type, clear)
-        if not self._is_live():
-            return False
-        filters, options = self.breakpoints.exception_request()
-        self.client.set_exception_breakpoints(filters, options)
-        return True
+        return self._breakpoint_control.set_exception_filter(filter_name, exception_type, clear)
 
-    def _resend(self, breakpoint: Breakpoint) -> None:
-        if not self._is_live():
-            return
-        if breakpoint.file is not None:
-            sync.send_file(self.client, self.breakpoints, breakpoint.file)
-        else:
-            sync.send_functions(self.client, self.breakpoints)
-
-    def _is_live(self) -> bool:
+    def _live_client(self) -> DapClient | None:
+        """The client while a session runs or is paused (breakpoint changes go out at once)."""
         process = self._adapter
-        return process is not None and process.is_alive and self.debuggee.state in ("running", "paused")
+        if process is None or not process.is_alive or self.debuggee.state not in ("running", "paused"):
+            return None
+        return process.client
 
     # ---- values and the heap ---------------------------------------------------------
 
