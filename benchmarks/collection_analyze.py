@@ -87,7 +87,7 @@ def paging_seconds(session: Session, items: int, page: int) -> tuple[float, int,
 def evaluate_seconds(session: Session, items: int, sample: int) -> float:
     thread = session.current_thread()
     assert thread is not None
-    frame = session.inspector.frame_id(thread, 0)
+    frame = session.stop_reader.frame_id(thread, 0)
     step = max(1, items // sample)
     start = time.perf_counter()
     for index in range(0, step * sample, step):

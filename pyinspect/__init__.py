@@ -2,8 +2,16 @@
 
 Two engines under one session: a DAP client driving a .NET debug adapter (ours by
 default, netcoredbg when asked) and a heap reader over ClrMD through pythonnet.
-Notebook entry points: ``pyinspect.attach(pid)`` and ``pyinspect.open_dump(path)`` (the
-heap); ``pyinspect.launch(program)`` and ``pyinspect.debug_attach(pid)`` (a debug session).
+
+Notebook entry points:
+
+- ``pyinspect.launch(program)`` / ``pyinspect.attach(pid)`` -> :class:`Debugger`
+  (breakpoints, stepping, stack and locals as DataFrames, evaluation, heap reads);
+- ``pyinspect.open_heap(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`
+  (statistics, objects, the heap graph); ``pyinspect.diff(a, b)`` of two snapshots.
+
+``debug_attach`` (now ``attach``) and ``attach_heap`` (the heap reader ``attach`` used to
+return, now ``open_heap``) still work until the next release, with a DeprecationWarning.
 Heavy modules (pythonnet, pandas) load lazily, on first use.
 """
 
@@ -14,15 +22,37 @@ from typing import TYPE_CHECKING, Any
 from pyinspect.errors import ErrorCode, PyInspectError
 
 if TYPE_CHECKING:
-    from pyinspect.api import Debugger, attach, debug_attach, diff, launch, open_dump
+    from pyinspect.api import (
+        Debugger,
+        Heap,
+        attach,
+        attach_heap,  # noqa: F401 - deprecated, kept out of __all__
+        debug_attach,  # noqa: F401 - deprecated, kept out of __all__
+        diff,
+        launch,
+        open_dump,
+        open_heap,
+    )
+    from pyinspect.notebook_values import EvalResult
 
-__all__ = ["Debugger", "ErrorCode", "PyInspectError", "attach", "debug_attach", "diff", "launch", "open_dump"]
+__all__ = ["Debugger", "ErrorCode", "EvalResult", "Heap", "PyInspectError", "attach", "diff", "launch",
+           "open_dump", "open_heap"]
 __version__ = "0.1.0"
+
+_LAZY = {"Debugger": "pyinspect.api", "Heap": "pyinspect.api", "attach": "pyinspect.api",
+         "attach_heap": "pyinspect.api", "debug_attach": "pyinspect.api", "diff": "pyinspect.api",
+         "launch": "pyinspect.api", "open_dump": "pyinspect.api", "open_heap": "pyinspect.api",
+         "EvalResult": "pyinspect.notebook_values"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Debugger", "attach", "debug_attach", "diff", "launch", "open_dump"):
-        from pyinspect import api
+    if name in _LAZY:
+        import importlib
 
-        return getattr(api, name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'pyinspect' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, which load lazily, are listed too."""
+    return sorted(set(globals()) | set(__all__))

@@ -1,19 +1,23 @@
-"""Notebook face: ``pyinspect.attach(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`;
-``pyinspect.launch(program)`` / ``pyinspect.debug_attach(pid)`` -> :class:`Debugger`
-(a debug session: breakpoints, stack and locals as DataFrames; see pyinspect/debugger.py).
+"""Notebook face: ``pyinspect.launch(program)`` / ``pyinspect.attach(pid)`` -> :class:`Debugger`
+(a debug session: breakpoints, stack and locals as DataFrames; see pyinspect/debugger.py);
+``pyinspect.open_heap(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`.
 
-    heap = pyinspect.attach(1234)
+    heap = pyinspect.open_heap(1234)
     heap.stats().head(10)          # pandas DataFrame: type, count, total_size
     heap.object("0x7f...", depth=2) # HeapObject (offsets from the object's address)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, overload
+
+from typing_extensions import deprecated
 
 from pyinspect.closing import ClosesOnExit
-from pyinspect.debugger import Debugger, debug_attach, launch
+from pyinspect.debugger import BreakpointSpec, Debugger, launch, start_attached
+from pyinspect.deprecation import warn_renamed
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
 from pyinspect.notebook_graph import GraphMethods, diff
@@ -22,7 +26,8 @@ from pyinspect.progress import walk_progress
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["Debugger", "Heap", "attach", "debug_attach", "diff", "launch", "open_dump"]
+__all__ = ["Debugger", "Heap", "attach", "attach_heap", "debug_attach", "diff", "launch", "open_dump",
+           "open_heap"]
 
 
 class Heap(GraphMethods, ClosesOnExit):
@@ -33,7 +38,8 @@ class Heap(GraphMethods, ClosesOnExit):
 
     def stats(self, progress: bool = True, live: bool | None = None) -> pd.DataFrame:
         """Count and total size per type (columns type, count, total_size), largest first;
-        live=True only objects reachable from roots, live=False only dead ones (heap graph)."""
+        live=True only objects reachable from roots, live=False only dead ones (heap graph).
+        Raises HeapReadError. Example: ``heap.stats().head(10)``"""
         import pandas as pd
 
         if live is not None:
@@ -47,35 +53,96 @@ class Heap(GraphMethods, ClosesOnExit):
         )
 
     def object(self, address: int | str, depth: int = 1) -> HeapObject:
+        """One object at an address (int or "0x..."): type, size, fields with offsets from
+        its address, references expanded to depth (1-10). Raises HeapReadError,
+        DepthExceededError. Example: ``heap.object("0x7f3a10", depth=2).field("Id")``"""
         return self.reader.object(address, depth)
 
     def string(self, address: int | str) -> str:
+        """The text of the System.String at an address. Raises HeapReadError.
+        Example: ``heap.string(0x7f3a10)``"""
         return self.reader.read_string(address)
 
     def array(self, address: int | str, start: int = 0, count: int = 100) -> list[HeapField]:
+        """Elements [start, start+count) of the array at an address, offsets from the array.
+        Raises HeapReadError. Example: ``heap.array("0x7f3a10", 0, 10)``"""
         return self.reader.array_elements(address, start, count)
 
     def statics(self, type_name: str) -> list[HeapField]:
+        """Static fields of a loaded type (``address`` is the referenced object, if any).
+        Raises HeapReadError. Example: ``heap.statics("App.Cache")``"""
         return self.reader.statics(type_name)
 
     def flush(self) -> None:
+        """Forget cached memory and the graph: call after the live process ran.
+        Example: ``heap.flush()``"""
         self._forget_graph()
         self.reader.flush()
 
     def close(self) -> None:
+        """Release the target (a suspended process resumes); idempotent."""
         self.reader.close()
 
     def __repr__(self) -> str:
         return f"<pyinspect.Heap of {self.reader.description}>"
 
 
-def attach(pid: int, *, suspend: bool = False) -> Heap:
-    """Read a live .NET process's heap (without stopping it unless suspend=True)."""
+def open_heap(pid: int, *, suspend: bool = False) -> Heap:
+    """Read a live .NET process's heap through ClrMD, without stopping it unless suspend=True
+    (then it stays frozen until close()).
+
+    Returns a Heap (use it in ``with``). Raises ProcessNotFoundError, SetupMissingError
+    (the target's runtime has no DAC). Example:
+    ``with pyinspect.open_heap(1234) as heap: heap.stats().head(10)``"""
     return Heap(HeapReader.attach(pid, suspend=suspend))
 
 
 def open_dump(path: str | Path, *, dac: str | Path | None = None) -> Heap:
     """Read the heap of a core dump written by createdump, with the DAC of the dump's runtime
     build: ``dac`` when given, else the one the dump records, an installed runtime's, or one
-    under $PYINSPECT_DAC_SEARCH_PATH. Raises DumpError naming the build when none matches."""
+    under $PYINSPECT_DAC_SEARCH_PATH.
+
+    Returns a Heap. Raises DumpError naming the build when no DAC matches.
+    Example: ``heap = pyinspect.open_dump("core.1234"); heap.stats()``"""
     return Heap(HeapReader.open_dump(path, dac=dac))
+
+
+_UNSET: Any = object()
+
+
+@overload
+def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger: ...
+
+
+@overload
+@deprecated("pyinspect.attach(pid, suspend=...) reads the heap until the next release: use open_heap")
+def attach(pid: int, *, suspend: bool) -> Heap: ...
+
+
+def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect",
+           suspend: bool = _UNSET) -> Debugger | Heap:
+    """Attach the debugger to a running .NET process (debug_attach); it keeps running until
+    ``pause()`` or a breakpoint.
+
+    Args: pid, breakpoints [(file, line)...], adapter ("pyinspect" or "netcoredbg").
+    Returns a Debugger. Raises ProcessNotFoundError, AdapterError.
+    Example: ``dbg = pyinspect.attach(1234); dbg.pause(); dbg.stack()``
+
+    Until the next release, ``attach(pid, suspend=...)`` (the keyword only the old heap
+    attach had) still returns a Heap, with a DeprecationWarning: use open_heap."""
+    if suspend is not _UNSET:
+        warn_renamed("pyinspect.attach(pid, suspend=...) for the heap", "pyinspect.open_heap(pid, suspend=...)")
+        return open_heap(pid, suspend=suspend)
+    return start_attached(pid, breakpoints, adapter)
+
+
+def attach_heap(pid: int, *, suspend: bool = False) -> Heap:
+    """Deprecated: what ``pyinspect.attach(pid)`` was before it meant the debugger; use open_heap."""
+    warn_renamed("pyinspect.attach_heap", "pyinspect.open_heap")
+    return open_heap(pid, suspend=suspend)
+
+
+def debug_attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger:
+    """Deprecated: use pyinspect.attach."""
+    warn_renamed("pyinspect.debug_attach", "pyinspect.attach")
+    return start_attached(pid, breakpoints, adapter)

@@ -11,12 +11,16 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyinspect.errors import InvalidParameterError, UnknownBreakpointError
 from pyinspect.models.session import BreakpointInfo
 
-__all__ = ["EXCEPTION_FILTERS", "Breakpoint", "BreakpointTable"]
+if TYPE_CHECKING:
+    from pyinspect.dap.client import DapClient
+
+__all__ = ["EXCEPTION_FILTERS", "Breakpoint", "BreakpointTable", "check_condition", "send_all", "send_file",
+           "send_functions"]
 
 EXCEPTION_FILTERS = {"all": "all", "user_unhandled": "user-unhandled"}
 
@@ -170,3 +174,36 @@ class BreakpointTable:
 def _check_hit_count(hit_count: int | None) -> None:
     if hit_count is not None and hit_count < 1:
         raise InvalidParameterError(f"hit_count must be 1 or more, got {hit_count}", hit_count=hit_count)
+
+
+def check_condition(condition: str | None) -> None:
+    """A condition is parsed when it is set: a syntax error is refused here, not at the stop."""
+    if not condition or not condition.strip():
+        return
+    from pyinspect.heap._runtime import csharp_syntax_errors  # Roslyn, loaded on first condition
+    errors = csharp_syntax_errors(condition)
+    if errors:
+        raise InvalidParameterError(f"condition {condition!r} is not a C# expression: {'; '.join(errors)}",
+                                    condition=condition)
+
+
+def send_file(client: DapClient, table: BreakpointTable, file: str) -> None:
+    """A file's whole set of line breakpoints (DAP replaces a file's set at once)."""
+    sent = table.in_file(file)
+    table.apply_results(sent, client.set_breakpoints(file, [b.request() for b in sent]))
+
+
+def send_functions(client: DapClient, table: BreakpointTable) -> None:
+    sent = table.functions()
+    table.apply_results(sent, client.set_function_breakpoints([b.request() for b in sent]))
+
+
+def send_all(client: DapClient, table: BreakpointTable) -> None:
+    """Everything the table holds, as a new adapter's configuration: files, functions, filters."""
+    for file in table.files():
+        send_file(client, table, file)
+    if table.functions():
+        send_functions(client, table)
+    filters, options = table.exception_request()
+    if filters:
+        client.set_exception_breakpoints(filters, options)

@@ -1,121 +1,169 @@
 """Notebook face of a debug session: :class:`Debugger`, made by ``pyinspect.launch`` or
-``pyinspect.debug_attach``.
+``pyinspect.attach``.
 
     dbg = pyinspect.launch("bin/App.dll", breakpoints=[("Program.cs", 42)])
     dbg.wait()                      # paused at the breakpoint (or exited)
     dbg.stack()                     # pandas DataFrame: index, function, file, line, module
     dbg.locals()                    # DataFrame: name, type, value, scope, has_children
-    dbg.eval("order.Total")         # '12.5'
+    dbg.eval("order.Total")         # EvalResult '12.5' with .type 'decimal'
     dbg.collection("orders")        # CollectionAnalysis read from the heap
-    dbg.step(); dbg.cont(); dbg.close()
+    dbg.step(); dbg.resume(); dbg.close()
 
-The same Session the MCP server drives, so answers are the tools' answers; tables come
-as DataFrames for reading, models for everything else.
+The same Session and the same calls the MCP tools make, so answers are the tools'
+answers, with the tools' parameter names (thread_id, frame_index, max_preview_items...);
+tables come as DataFrames, everything else as models. Times are in seconds here.
 """
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from pyinspect.closing import ClosesOnExit
-from pyinspect.errors import (
-    DepthExceededError,
-    InvalidParameterError,
-    SetupMissingError,
-    VariableUnavailableError,
-)
-from pyinspect.models.heap import HeapObject
-from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
+from pyinspect.debugger_memory import MemoryMethods
+from pyinspect.deprecation import renamed_keywords, warn_renamed
+from pyinspect.models.process import ExceptionAnswer
 from pyinspect.models.session import BreakpointInfo, SessionState
-from pyinspect.session import ResolvedValue, Session
+from pyinspect.notebook_values import EvalResult, csharp_literal
+from pyinspect.process_info import exception_at_stop
+from pyinspect.session import Session
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["Debugger", "debug_attach", "launch"]
+__all__ = ["BreakpointSpec", "Debugger", "launch", "start_attached"]
 
 BreakpointSpec = tuple[str, int]
+Scope = Literal["locals", "arguments", "this", "all"]
 
 
-class Debugger(ClosesOnExit):
-    """One debug session for interactive use; ``close()`` (or ``with``) ends it the way
-    debug_disconnect does: a launched program is terminated, an attached one detached."""
+class Debugger(MemoryMethods, ClosesOnExit):
+    """One debug session for interactive use. ``close()`` (or leaving a ``with`` block)
+    ends it the way debug_disconnect does: a launched program is terminated, an attached
+    one detached and left running."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    # ---- moving ----------------------------------------------------------------------
+    # ---- breakpoints -------------------------------------------------------------------
 
-    def break_at(self, file: str, line: int, condition: str | None = None,
-                 hit_count: int | None = None) -> BreakpointInfo:
-        return self.session.set_breakpoint(file, line, condition, hit_count).info()
+    def break_at(self, file: str | None = None, line: int | None = None, condition: str | None = None,
+                 hit_count: int | None = None, *, function: str | None = None,
+                 log_message: str | None = None) -> BreakpointInfo:
+        """Set a breakpoint (breakpoint_set): a source line, or a method by name.
+
+        Args: file (full path of the .cs file) and line, or function (Namespace.Type.Method);
+        condition (C#, parsed now), hit_count (stop from the Nth hit), log_message (print
+        instead of stopping). Returns its BreakpointInfo (``verified`` once bound).
+        Raises InvalidParameterError (no such file, bad condition).
+        Example: ``dbg.break_at("/src/Program.cs", 42, condition="i > 3")``"""
+        return self.session.set_breakpoint(file, line, condition, hit_count, function, log_message).info()
 
     def breakpoints(self) -> pd.DataFrame:
-        """Every breakpoint: id, file, line, condition, hit_count, verified, hits, bound_line."""
+        """Every breakpoint (breakpoint_list) as a DataFrame: id, file, line, function,
+        condition, hit_count, verified, hits, bound_line. Example: ``dbg.breakpoints()``"""
         return self._table([b.info() for b in self.session.breakpoints.all()],
-                           ["id", "file", "line", "condition", "hit_count", "verified", "hits", "bound_line"])
+                           ["id", "file", "line", "function", "condition", "hit_count", "verified", "hits",
+                            "bound_line"])
 
-    def clear(self, breakpoint_id: int) -> BreakpointInfo:
-        """Remove a breakpoint by the id break_at gave."""
+    def remove_breakpoint(self, breakpoint_id: int) -> BreakpointInfo:
+        """Remove a breakpoint by the id break_at gave (breakpoint_remove); returns it.
+        Raises UnknownBreakpointError. Example: ``dbg.remove_breakpoint(1)``"""
         return self.session.remove_breakpoint(breakpoint_id).info()
 
+    def clear(self, breakpoint_id: int) -> BreakpointInfo:
+        """Deprecated: use remove_breakpoint."""
+        warn_renamed("Debugger.clear", "Debugger.remove_breakpoint")
+        return self.remove_breakpoint(breakpoint_id)
+
+    # ---- moving ------------------------------------------------------------------------
+
     def wait(self, timeout: float = 30.0) -> SessionState:
-        """Block until paused or exited (at most timeout seconds)."""
+        """Block until paused or exited, at most timeout seconds (debug_wait).
+        Returns the SessionState (``timed_out`` when still running). Example: ``dbg.wait(20)``"""
         return self.session.wait(timeout)
 
-    def cont(self, wait: bool = True, timeout: float = 30.0) -> SessionState:
-        return self.session.continue_(wait, timeout)
+    def resume(self, wait: bool = True, timeout: float = 30.0) -> SessionState:
+        """Resume the paused process (debug_continue); with wait, block until the next stop or
+        exit (at most timeout seconds). Raises NotPausedError. Example: ``dbg.resume()``"""
+        return self.session.resume(wait, timeout)
 
-    def step(self, mode: Literal["over", "into", "out"] = "over", timeout: float = 30.0) -> SessionState:
-        return self.session.step(mode, None, timeout)
+    cont = resume
+    continue_ = resume
+
+    def step(self, mode: Literal["over", "into", "out"] = "over", timeout: float = 30.0,
+             thread_id: int | None = None) -> SessionState:
+        """Step a paused thread (default: the one that stopped) over the line, into its call,
+        or out of the method (debug_step); returns the new state. Raises NotPausedError,
+        UnknownThreadError. Example: ``dbg.step("into")``"""
+        return self.session.step(mode, thread_id, timeout)
 
     def pause(self) -> SessionState:
+        """Stop the running process now (debug_pause); returns the paused state.
+        Example: ``dbg.pause().location``"""
         return self.session.pause()
 
     @property
     def state(self) -> SessionState:
+        """Where the session stands now, without waiting (debug_state)."""
         return self.session.snapshot()
 
-    # ---- reading ---------------------------------------------------------------------
+    # ---- reading -----------------------------------------------------------------------
 
     def threads(self) -> pd.DataFrame:
-        """Managed threads: id, name, state, is_current and, while paused, where each one is."""
+        """Managed threads (threads_list): id, name, state, is_current and, while paused,
+        function, file and line of each. Example: ``dbg.threads()``"""
         import pandas as pd
 
         rows = [(t.id, t.name, t.state, t.is_current, t.location.function if t.location else None,
                  t.location.file if t.location else None, t.location.line if t.location else None)
-                for t in self.session.inspector.threads().threads]
+                for t in self.session.stop_reader.threads().threads]
         return pd.DataFrame(rows, columns=["id", "name", "state", "is_current", "function", "file", "line"])
 
-    def stack(self, thread_id: int | None = None, max_frames: int = 20) -> pd.DataFrame:
-        """Frames of a paused thread, top first."""
+    def stack(self, thread_id: int | None = None, max_frames: int = 20, start_frame: int = 0) -> pd.DataFrame:
+        """Frames of a paused thread, top first (stacktrace_get): index, function, file, line,
+        module. Raises NotPausedError, UnknownThreadError. Example: ``dbg.stack(max_frames=5)``"""
         import pandas as pd
 
-        frames = self.session.inspector.stack_trace(thread_id, 0, max_frames).frames
+        frames = self.session.stop_reader.stack_trace(thread_id, start_frame, max_frames).frames
         return pd.DataFrame([(f.index, f.function, f.file, f.line, f.module) for f in frames],
                             columns=["index", "function", "file", "line", "module"])
 
-    def locals(self, frame: int = 0, scope: Literal["locals", "arguments", "this", "all"] = "all",
-               thread_id: int | None = None) -> pd.DataFrame:
-        """Variables of a frame: name, type, value, scope (argument/local), has_children."""
-        return self._variables(self.session.inspector.variables(thread_id, frame, scope, None).variables)
+    @renamed_keywords(frame="frame_index")
+    def locals(self, frame_index: int = 0, scope: Scope = "all", thread_id: int | None = None) -> pd.DataFrame:
+        """Variables of a frame (variables_get): name, type, value, scope, has_children.
+        Raises NotPausedError, UnknownFrameError. Example: ``dbg.locals(1, scope="arguments")``"""
+        return self._variables(self.session.stop_reader.variables(thread_id, frame_index, scope, None).variables)
 
-    def children(self, path: str, frame: int = 0, thread_id: int | None = None) -> pd.DataFrame:
-        """The children of a value at a path ("this._customer", "items[2]")."""
-        return self._variables(self.session.inspector.variables(thread_id, frame, "all", path).variables)
+    @renamed_keywords(frame="frame_index")
+    def children(self, path: str, frame_index: int = 0, thread_id: int | None = None) -> pd.DataFrame:
+        """The children of the value at a path (variables_get with expand): same columns as
+        locals. Raises VariableUnavailableError. Example: ``dbg.children("this._customer")``"""
+        return self._variables(self.session.stop_reader.variables(thread_id, frame_index, "all", path).variables)
 
-    def eval(self, expression: str, frame: int = 0, thread_id: int | None = None) -> str:
-        """An expression's value as the debugger shows it (raises EvaluationError)."""
-        return self.session.inspector.evaluate(expression, thread_id, frame, "default").result
+    @renamed_keywords(frame="frame_index")
+    def eval(self, expression: str, frame_index: int = 0, thread_id: int | None = None,
+             format: Literal["default", "hex", "binary"] = "default", allow_calls: bool = False) -> EvalResult:
+        """Evaluate a C# expression in a paused frame (evaluate; allow_calls=True is
+        evaluate_with_calls, which may run debuggee code and change the program).
+        Returns an EvalResult: the text as a str, with .type and .has_children.
+        Raises EvaluationError, EvaluationNeedsCallError, NotPausedError.
+        Example: ``dbg.eval("orders.Count")`` -> '3'"""
+        answer = self.session.stop_reader.evaluate(expression, thread_id, frame_index, format, allow_calls)
+        return EvalResult(answer.result, answer.type, answer.has_children)
 
-    def set(self, expression: str, value: str | float | bool | None, frame: int = 0,
+    @renamed_keywords(frame="frame_index")
+    def set(self, expression: str, value: str | float | bool | None, frame_index: int = 0,
             thread_id: int | None = None) -> str:
-        """Write a number, bool, string or None into a variable, field or array element of the
-        paused program (``dbg.set("order.Total", 42.5)``); answers the new value as shown."""
-        return self.session.inspector.set_value(expression, csharp_literal(value), thread_id, frame)
+        """Write a number, bool, str or None into a variable, field or element of the paused
+        program; returns the new value as the debugger shows it. Raises InvalidParameterError
+        (NaN), PyInspectError (the adapter refused). Example: ``dbg.set("order.Total", 42.5)``"""
+        return self.session.stop_reader.set_value(expression, csharp_literal(value), thread_id, frame_index)
+
+    def exception(self, thread_id: int | None = None) -> ExceptionAnswer:
+        """At an exception stop (exception_get): type, message, stack, inner exceptions.
+        Raises NoExceptionError when not stopped at one. Example: ``dbg.exception().exception.type``"""
+        return exception_at_stop(self.session, thread_id)
 
     @staticmethod
     def _variables(rows: Iterable[object]) -> pd.DataFrame:
@@ -128,41 +176,11 @@ class Debugger(ClosesOnExit):
 
         return pd.DataFrame([[getattr(row, c) for c in columns] for row in rows], columns=columns)
 
-    # ---- memory ----------------------------------------------------------------------
-
-    def collection(self, expression: str, max_preview_items: int = 5, timeout_ms: int = 5000,
-                   frame: int = 0) -> CollectionAnalysis:
-        """collection_analyze: the whole collection read from the heap."""
-        value = self._heap_value(expression, frame)
-        return self.session.heap().analyze_collection(value.address or 0, max_preview_items, timeout_ms)
-
-    def summary(self, expression: str, max_preview_items: int = 5, frame: int = 0) -> ObjectSummary:
-        """object_summarize: field values, null and suspicious fields."""
-        value = self._heap_value(expression, frame)
-        return self.session.heap().summarize_object(value.address or 0, max_preview_items)
-
-    def object(self, expression: str, depth: int = 1, frame: int = 0) -> HeapObject:
-        """object_inspect: address, size and every field with its offset."""
-        if not 1 <= depth <= 10:
-            raise DepthExceededError(f"depth must be 1-10, got {depth}", depth=depth)
-        value = self._heap_value(expression, frame)
-        return self.session.heap().object(value.address or 0, depth=depth)
-
-    def _heap_value(self, expression: str, frame: int) -> ResolvedValue:
-        self.session.require_paused()
-        value = self.session.resolve_value(expression, None, frame)
-        if value.is_null:
-            raise VariableUnavailableError(f"'{expression}' is null", expression=expression)
-        if value.address is None:
-            if self.session.active_adapter != "pyinspect":
-                raise SetupMissingError("reading the heap needs pyinspect's own adapter (memory addresses)")
-            raise InvalidParameterError(f"'{expression}' is a struct value ({value.type_name}), not a heap object; "
-                                        "read its fields with children()", expression=expression)
-        return value
-
-    # ---- ending ----------------------------------------------------------------------
+    # ---- ending ------------------------------------------------------------------------
 
     def close(self, terminate: bool | None = None) -> None:
+        """End the session (debug_disconnect): terminate what was launched, detach from what
+        was attached; terminate=True/False overrides. Example: ``dbg.close()``"""
         if self.session.active_adapter is not None:
             self.session.disconnect(terminate)
         self.session.close()
@@ -173,24 +191,16 @@ class Debugger(ClosesOnExit):
         return f"<pyinspect.Debugger {state.mode or 'idle'} pid={state.pid} {state.state}{where}>"
 
 
-def csharp_literal(value: str | float | bool | None) -> str:
-    """A Python value as the C# literal setExpression takes."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value)  # its escapes (\\, \", \n, \uXXXX) are C#'s too
-    if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidParameterError(f"{value} has no C# literal")
-    return repr(value)
-
-
 def launch(program: str, args: list[str] | None = None, *, breakpoints: Iterable[BreakpointSpec] = (),
            cwd: str | None = None, env: dict[str, str] | None = None, stop_at_entry: bool = False,
            adapter: str = "pyinspect") -> Debugger:
-    """Start a .NET program under the debugger with breakpoints [(file, line), ...] bound
-    before user code runs; returns while it runs (call ``wait()``)."""
+    """Start a .NET program under the debugger (debug_launch); returns while it runs.
+
+    Args: program (a .dll run by dotnet, or an apphost), args, breakpoints [(file, line)...]
+    bound before user code runs, cwd, env, stop_at_entry, adapter ("pyinspect" or
+    "netcoredbg"). Returns a Debugger; call ``wait()``. Raises InvalidParameterError
+    (no such program), AdapterError. Example:
+    ``dbg = pyinspect.launch("bin/App.dll", breakpoints=[("/src/Program.cs", 42)])``"""
     session = Session(adapter=adapter)
     for file, line in breakpoints:
         session.set_breakpoint(file, line)
@@ -198,8 +208,8 @@ def launch(program: str, args: list[str] | None = None, *, breakpoints: Iterable
     return Debugger(session)
 
 
-def debug_attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger:
-    """Attach the debugger to a running .NET process (it keeps running; ``pause()``)."""
+def start_attached(pid: int, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger:
+    """A Debugger attached to a running process (pyinspect.attach's work)."""
     session = Session(adapter=adapter)
     for file, line in breakpoints:
         session.set_breakpoint(file, line)

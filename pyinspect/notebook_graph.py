@@ -34,7 +34,9 @@ class GraphMethods:
     _graph: HeapGraph | None = None
 
     def graph(self, refresh: bool = False, progress: bool = True) -> HeapGraph:
-        """The heap graph snapshot (built on first use, with a progress bar)."""
+        """The heap graph snapshot, built on first use (with a progress bar unless
+        progress=False) and again with refresh=True. Raises HeapReadError.
+        Example: ``heap.graph().summary()``"""
         if self._graph is None or refresh:
             with walk_progress(notebook=True, disable=not progress) as advance:
                 self._graph = self.reader.graph(advance)
@@ -44,35 +46,44 @@ class GraphMethods:
         self._graph = None
 
     def instances(self, type_name: str, start: int = 0, count: int = 100) -> pd.DataFrame:
-        """Instances of a type (address, size, generation, live, retained_size), paged."""
+        """Instances of a type (address, size, generation, live, retained_size), a page of
+        count from start. Raises InvalidParameterError. Example: ``heap.instances("App.Order")``"""
         return _frame(self.graph().instances(type_name, start, count))
 
     def retained(self, addresses: Sequence[int | str] | None = None, top: int = 20,
                  by_type: bool = False) -> pd.DataFrame:
-        """Retained sizes of the given objects, the top retainers, or (by_type) per type."""
+        """Retained sizes of the given objects (addresses), else the top retainers, or
+        (by_type=True) per type. Raises NotAnObjectError. Example: ``heap.retained(top=10)``"""
         if by_type:
             return _frame(self.graph().retained_by_type(top))
         return _frame(self.graph().retained(addresses, top))
 
     def path_to_root(self, address: int | str, max_paths: int = 5) -> RetentionPaths:
-        """Why is this object alive: shortest paths from its roots, each step named."""
+        """Why is this object alive: up to max_paths shortest paths from its roots, each step
+        named (RetentionPaths). Raises NotAnObjectError. Example: ``heap.path_to_root("0x7f3a10")``"""
         return self.graph().paths(address, max_paths)
 
     def duplicate_strings(self, top: int = 50) -> pd.DataFrame:
+        """Strings held more than once (value, count, wasted bytes), most wasteful first.
+        Example: ``heap.duplicate_strings(10)``"""
         return _frame(self.graph().duplicate_strings(top))
 
     def generations(self) -> pd.DataFrame:
-        """Per generation (and LOH/POH): size, free bytes, fragmentation, pinned objects."""
+        """Per generation (and LOH/POH): size, free bytes, fragmentation, pinned objects.
+        Example: ``heap.generations()``"""
         return _frame(self.graph().layout().generations)
 
     def finalizer_queue(self) -> pd.DataFrame:
+        """Objects waiting for their finalizer to run, per type. Example: ``heap.finalizer_queue()``"""
         return _frame(self.graph().finalizer_queue())
 
     def snapshot(self, refresh: bool = True) -> Snapshot:
-        """The live heap per type now (a fresh graph unless refresh=False); save() or diff() it."""
+        """The live heap per type now (a fresh graph unless refresh=False); save() or diff() it.
+        Example: ``before = heap.snapshot(); ...; pyinspect.diff(before, heap.snapshot())``"""
         return self.graph(refresh=refresh).snapshot()
 
 
 def diff(a: Snapshot, b: Snapshot) -> pd.DataFrame:
-    """Per type change from a to b (count_delta, size_delta, retained_delta), growth first."""
+    """Per type change from a to b (count_delta, size_delta, retained_delta), growth first.
+    Example: ``pyinspect.diff(Snapshot.load("before.snap"), heap.snapshot())``"""
     return _frame(diff_snapshots(a, b))

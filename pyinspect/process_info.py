@@ -33,7 +33,7 @@ def read_output(session: Session, cursor: int, max_chars: int) -> OutputAnswer:
         raise InvalidParameterError(f"max_chars must be 1-{MAX_OUTPUT_CHARS}, got {max_chars}")
     session.require_session()
     page = session.output.read(cursor, max_chars)
-    attached = session.mode == "attach"
+    attached = session.debuggee.mode == "attach"
     return OutputAnswer(available=not attached, message=_ATTACHED if attached else None, cursor=cursor,
                         next_cursor=page.next_cursor, total=page.total, dropped=page.dropped,
                         truncated=page.truncated,
@@ -43,8 +43,8 @@ def read_output(session: Session, cursor: int, max_chars: int) -> OutputAnswer:
 def exception_at_stop(session: Session, thread_id: int | None) -> ExceptionAnswer:
     """The exception the thread is stopped at (default: the stopped thread)."""
     session.require_paused()
-    stop = session.stop
-    thread = session.inspector.thread_or_current(thread_id)
+    stop = session.debuggee.current_stop
+    thread = session.stop_reader.thread_or_current(thread_id)
     if stop is None or stop.reason != "exception":
         reason = stop.reason if stop is not None else "unknown"
         raise NoExceptionError(f"the process is paused by {reason!r}, not at an exception; set "

@@ -48,6 +48,22 @@ public sealed class CollectionReader
         }
     }
 
+    /// <summary>The first <paramref name="items"/> elements of a collection as text (pairs as
+    /// "key: value"), read without walking the rest: object_summarize's preview of a
+    /// collection-typed field.</summary>
+    internal List<string> Preview(ClrObject obj, CollectionShape shape, int items)
+    {
+        var sink = new CollectionSink(_reader, null, false, items, PreviewBudgetMs, readLimit: items);
+        new CollectionWalker(_reader, sink, shape.Count).Walk(shape.Kind, obj);
+        var record = new CollectionRecord();
+        sink.Complete(record, shape.IsPairs);
+        return shape.IsPairs
+            ? (record.KeyValuePairs ?? []).Select(p => p.Key + ": " + p.Value).ToList()
+            : (record.FirstElements ?? []).Select(e => e.Value).ToList();
+    }
+
+    private const int PreviewBudgetMs = 1000;
+
     /// <summary>The kind, count and element type of a collection object; null for anything else.</summary>
     internal CollectionShape? Shape(ClrObject obj)
     {

@@ -19,19 +19,23 @@ internal sealed class CollectionSink
     private readonly int _preview;
     private readonly Stopwatch _clock = Stopwatch.StartNew();
     private readonly long _budgetMs;
+    private readonly int _readLimit;
     private readonly Dictionary<ulong, (ClrType Type, int Count)> _types = new();
     private readonly List<ElementRecord> _first = new();
     private readonly Queue<(int Index, Slot Slot)> _last = new();
     private readonly List<PairRecord> _pairs = new();
     private bool _sawReference;
 
-    public CollectionSink(SlotReader reader, NumericStats? stats, bool distribution, int preview, long budgetMs)
+    /// <param name="readLimit">stop the walk after this many elements (a preview needs no more)</param>
+    public CollectionSink(SlotReader reader, NumericStats? stats, bool distribution, int preview, long budgetMs,
+        int readLimit = int.MaxValue)
     {
         _reader = reader;
         _stats = stats;
         _distribution = distribution;
         _preview = preview;
         _budgetMs = budgetMs;
+        _readLimit = readLimit;
     }
 
     public int Read { get; private set; }
@@ -143,6 +147,8 @@ internal sealed class CollectionSink
 
     private bool WithinBudget()
     {
+        if (Read >= _readLimit)
+            return false;
         if (Read % BudgetCheckInterval != 0 || _clock.ElapsedMilliseconds <= _budgetMs)
             return true;
         Sampled = true;

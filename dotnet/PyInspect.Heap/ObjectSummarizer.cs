@@ -42,7 +42,7 @@ public sealed class ObjectSummarizer
             SummaryFieldRecord record;
             try
             {
-                record = Field(field, Slot.OfField(fieldsStart, field), summary);
+                record = Field(field, Slot.OfField(fieldsStart, field), summary, maxPreviewItems);
             }
             catch (Exception exc) when (exc is not OutOfMemoryException)
             {
@@ -54,11 +54,11 @@ public sealed class ObjectSummarizer
         return summary;
     }
 
-    private SummaryFieldRecord Field(ClrInstanceField field, Slot slot, SummaryRecord summary)
+    private SummaryFieldRecord Field(ClrInstanceField field, Slot slot, SummaryRecord summary, int maxPreviewItems)
     {
         var record = new SummaryFieldRecord { Name = ValueNames.Display(field.Name ?? "?"), Type = TypeNames.Reflection(field.Type?.Name) };
         if (slot.IsReference)
-            Reference(record, slot, summary);
+            Reference(record, slot, summary, maxPreviewItems);
         else if (ValueNames.Text(_memory, slot.Type, slot.Location, out bool isNull) is { } text)
         {
             record.Value = text;
@@ -85,7 +85,7 @@ public sealed class ObjectSummarizer
         return record;
     }
 
-    private void Reference(SummaryFieldRecord record, Slot slot, SummaryRecord summary)
+    private void Reference(SummaryFieldRecord record, Slot slot, SummaryRecord summary, int maxPreviewItems)
     {
         ulong target = _memory.ReadPointer(slot.Location);
         if (target == 0)
@@ -106,8 +106,22 @@ public sealed class ObjectSummarizer
         {
             record.CollectionCount = shape.Count;
             record.CollectionElementType = shape.ElementType;
+            record.CollectionPreview = Preview(obj, shape, maxPreviewItems);
             if (!obj.Type.IsArray)
                 record.Value = TypeNames.Short(TypeNames.Reflection(obj.Type.Name)) + "[" + shape.Count + "]";
+        }
+    }
+
+    /// <summary>A preview that cannot be read is left out; the field's count still stands.</summary>
+    private List<string>? Preview(ClrObject obj, CollectionShape shape, int maxPreviewItems)
+    {
+        try
+        {
+            return _collections.Preview(obj, shape, maxPreviewItems);
+        }
+        catch (Exception exc) when (exc is not OutOfMemoryException)
+        {
+            return null;
         }
     }
 

@@ -6,25 +6,43 @@
     pyinspect ps         the machine's .NET processes (pyinspect/cli/ps.py)
 
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
+`pyinspect serve` loads only its own area: every agent session waits for the MCP
+server's first answer, and the heap area alone (ClrMD models, pandas-free but large)
+costs a fifth of the start.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 
-app = typer.Typer(
-    no_args_is_help=True,
-    add_completion=False,
-    help="pyinspect: a memory-level debugger for .NET processes.",
-)
-
 _AREAS = ("heap", "dap", "serve", "ps")
+_HELP = "pyinspect: a memory-level debugger for .NET processes."
 
-for _area in _AREAS:
-    importlib.import_module(f"pyinspect.cli.{_area}").register(app)
+
+def build_app(areas: tuple[str, ...] = _AREAS) -> typer.Typer:
+    """The command line with the given areas registered."""
+    built = typer.Typer(no_args_is_help=True, add_completion=False, help=_HELP)
+    built.callback()(_group)  # a group even with one area: `pyinspect serve` keeps its name
+    for area in areas:
+        importlib.import_module(f"pyinspect.cli.{area}").register(built)
+    return built
+
+
+def _group() -> None:
+    """pyinspect: a memory-level debugger for .NET processes."""
 
 
 def main() -> None:
-    app()
+    build_app(("serve",) if sys.argv[1:2] == ["serve"] else _AREAS)()
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``from pyinspect.cli import app`` (tests, embedding): every area, built once."""
+    if name == "app":
+        built = build_app()
+        globals()["app"] = built
+        return built
+    raise AttributeError(f"module 'pyinspect.cli' has no attribute {name!r}")

@@ -19,7 +19,6 @@ class DapClient:
     def __init__(self, channel: DapChannel, adapter_id: str = "coreclr") -> None:
         self.channel = channel
         self.adapter_id = adapter_id
-        self.capabilities: dict[str, Any] = {}
 
     def add_listener(self, listener: EventListener) -> None:
         self.channel.add_listener(listener)
@@ -34,12 +33,12 @@ class DapClient:
         return self.channel.request(command, arguments, timeout)
 
     def initialize(self) -> dict[str, Any]:
-        self.capabilities = self._call("initialize", {
+        """The adapter's capabilities."""
+        return self._call("initialize", {
             "clientID": "pyinspect", "clientName": "pyinspect", "adapterID": self.adapter_id,
             "linesStartAt1": True, "columnsStartAt1": True, "pathFormat": "path",
             "supportsVariableType": True, "supportsMemoryReferences": True,
         })
-        return self.capabilities
 
     def launch(self, program: str, args: list[str] | None = None, cwd: str | None = None,
                env: dict[str, str] | None = None, stop_at_entry: bool = False) -> dict[str, Any]:
@@ -122,6 +121,3 @@ class DapClient:
 
     def disconnect(self, terminate_debuggee: bool, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
         return self._call("disconnect", {"terminateDebuggee": terminate_debuggee, "restart": False}, timeout)
-
-    def terminate(self) -> dict[str, Any]:
-        return self._call("terminate", {})

@@ -17,15 +17,10 @@ from typing import Any, Self, TypeVar
 
 import psutil
 
-from pyinspect.errors import (
-    DepthExceededError,
-    DumpError,
-    InvalidParameterError,
-    ProcessNotFoundError,
-    SetupMissingError,
-)
+from pyinspect.errors import DumpError, ProcessNotFoundError, SetupMissingError
 from pyinspect.heap import _runtime
 from pyinspect.heap.graph import HeapGraph, parse_address
+from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
 from pyinspect.runtimes import dump_dac_candidates, runtime_of
@@ -119,10 +114,7 @@ class HeapReader:
     def object(self, address: int | str, depth: int = 1, max_elements: int = 100) -> HeapObject:
         """One object: fields with offsets from its address, references expanded to depth."""
         where = parse_address(address)
-        if depth > 10:
-            raise DepthExceededError(f"depth {depth} exceeds the limit of 10", depth=depth)
-        if depth < 1:
-            raise InvalidParameterError(f"depth must be 1-10, got {depth}", depth=depth)
+        check_depth(depth)
         text = self._run(lambda: str(self._target.DescribeObject(where, depth, max_elements)),
                          address=hex(where), command="object")
         return HeapObject.model_validate_json(text)
@@ -143,9 +135,8 @@ class HeapReader:
         """collection_analyze of the collection object at address, every element read once;
         when timeout_ms runs out first, the answer says it is sampled and how many were read."""
         where = parse_address(address)
-        _check_preview(max_preview_items)
-        if timeout_ms < 1:
-            raise InvalidParameterError(f"timeout_ms must be positive, got {timeout_ms}", timeout_ms=timeout_ms)
+        check_preview(max_preview_items)
+        check_timeout(timeout_ms)
         text = self._run(lambda: str(self._target.AnalyzeCollection(where, max_preview_items, timeout_ms)),
                          address=hex(where), command="analyze_collection")
         return CollectionAnalysis.model_validate_json(text)
@@ -153,7 +144,7 @@ class HeapReader:
     def summarize_object(self, address: int | str, max_preview_items: int = 5) -> ObjectSummary:
         """object_summarize of the object at address: real field values and what looks wrong."""
         where = parse_address(address)
-        _check_preview(max_preview_items)
+        check_preview(max_preview_items)
         text = self._run(lambda: str(self._target.SummarizeObject(where, max_preview_items)),
                          address=hex(where), command="summarize_object")
         return ObjectSummary.model_validate_json(text)
@@ -183,12 +174,6 @@ def _string_array(items: list[str]) -> Any:
     from System import Array, String  # loaded by _runtime.helper()
 
     return Array[String](items)
-
-
-def _check_preview(max_preview_items: int) -> None:
-    if not 1 <= max_preview_items <= 50:
-        raise InvalidParameterError(f"max_preview_items must be 1-50, got {max_preview_items}",
-                                    max_preview_items=max_preview_items)
 
 
 def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:

@@ -4,6 +4,9 @@ Conventions: ``offset`` counts from the described object's address (the MethodTa
 pointer is at 0, so a class's first field is at 8 on x64), also for the fields of
 embedded structs; ``size`` of an object is ClrMD's ``ClrObject.Size`` (base size plus
 components); addresses are hex strings ``0x...``.
+
+Each mirrors a record of dotnet/PyInspect.Heap, parsed from its JSON: TypeStat =
+TypeStatRecord, HeapField = FieldRecord, HeapObject = ObjectRecord.
 """
 
 from __future__ import annotations

@@ -4,6 +4,11 @@ Wire names are the contracts' camelCase (shared/contracts/collection_analyze.md,
 object_summarize.md); ``to_contract()`` gives each tool's ``summary`` object exactly,
 explicit nulls included. Statistics are text in the element type's own format, computed
 over every element with LINQ's semantics (Min is NaN if any element is; Max ignores NaN).
+
+Each mirrors a record of dotnet/PyInspect.Heap, parsed from its JSON: CollectionAnalysis =
+CollectionRecord, CollectionElement = ElementRecord, KeyValuePreview = PairRecord,
+NumericStats = NumericStatsRecord, TypeCount = TypeCountRecord, ObjectSummary =
+SummaryRecord, SummaryField = SummaryFieldRecord, InterestingField = InterestingFieldRecord.
 """
 
 from __future__ import annotations
@@ -93,6 +98,8 @@ class SummaryField(_MemoryModel):
     value: str
     collection_count: int | None = None
     collection_element_type: str | None = None
+    collection_preview: tuple[str, ...] | None = None
+    """The first max_preview_items elements as text (pairs as "key: value"), collections only."""
 
 
 class InterestingField(_MemoryModel):
@@ -124,8 +131,12 @@ class ObjectSummary(_MemoryModel):
         return next(f for f in self.fields if f.name == name)
 
     def to_contract(self) -> dict[str, Any]:
+        """The contract's ``summary``; ``collectionPreview`` only on collection-typed fields."""
         data = self.wire()
         data.pop("address", None)
+        for field in data["fields"]:
+            if field.get("collectionPreview") is None:
+                field.pop("collectionPreview", None)
         return data
 
 

@@ -39,13 +39,13 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         """List all managed threads: id, name, state, which one is current (the one that
         stopped) and, while paused, where each is executing. Use it for multi-threaded
         problems and to pick a thread_id for stacktrace_get / variables_get."""
-        return get_session().inspector.threads()
+        return get_session().stop_reader.threads()
 
     def stacktrace_get(thread_id: ThreadId = None, start_frame: StartFrame = 0, max_frames: MaxFrames = 20) -> StackTraceAnswer:
         """The call chain of a paused thread (default: the current one), top frame first, with
         file, line, module and the top frame's arguments; frames without source are
         is_external. Use it first after a stop to see how the code got here."""
-        return get_session().inspector.stack_trace(thread_id, start_frame, max_frames)
+        return get_session().stop_reader.stack_trace(thread_id, start_frame, max_frames)
 
     def variables_get(thread_id: ThreadId = None, frame_index: FrameIndex = 0, scope: Scope = "all",
                       expand: Expand = None, start: PageStart = 0, count: PageCount = 100) -> VariablesAnswer:
@@ -55,7 +55,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         `total` says how many there are and truncated=true that more follow at next_start
         (for a whole collection at once, collection_analyze is better). Values longer than
         2000 characters are cut and say value_truncated. Use after stacktrace_get."""
-        return get_session().inspector.variables(thread_id, frame_index, scope, expand, start, count)
+        return get_session().stop_reader.variables(thread_id, frame_index, scope, expand, start, count)
 
     def evaluate(expression: Expression, thread_id: ThreadId = None, frame_index: FrameIndex = 0,
                  format: Format = "default") -> EvaluateAnswer:
@@ -65,7 +65,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         method or computed getter answers EVALUATION_NEEDS_CALL naming the call: run it with
         evaluate_with_calls. format hex/binary renders integers.
         Errors: {"error": true, "message", "type", "code"}."""
-        return get_session().inspector.evaluate(expression, thread_id, frame_index, format)
+        return get_session().stop_reader.evaluate(expression, thread_id, frame_index, format)
 
     def evaluate_with_calls(expression: Expression, thread_id: ThreadId = None, frame_index: FrameIndex = 0,
                             format: Format = "default") -> EvaluateAnswer:
@@ -76,7 +76,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         cached before it are dropped. An `out var` value is usable later in the same
         expression: `d.TryGetValue(k, out var v) ? v : null`, `new { ok = d.TryGetValue(k, out var v), v }`.
         Errors: {"error": true, "message", "type", "code"}."""
-        return get_session().inspector.evaluate(expression, thread_id, frame_index, format, allow_calls=True)
+        return get_session().stop_reader.evaluate(expression, thread_id, frame_index, format, allow_calls=True)
 
     for tool, output, title in ((threads_list, ThreadsAnswer, "List Threads"),
                                 (stacktrace_get, StackTraceAnswer, "Get Stack Trace"),

@@ -29,7 +29,6 @@ __all__ = [
     "Line",
     "LogMessage",
     "MaxFrames",
-    "ObjectRef",
     "PageCount",
     "PageStart",
     "Pid",
@@ -39,7 +38,6 @@ __all__ = [
     "StartFrame",
     "StepMode",
     "StopAtEntry",
-    "Subject",
     "Terminate",
     "ThreadId",
     "TimeoutMs",
@@ -59,14 +57,14 @@ Expand = Annotated[str | None, Field(description="A path (this._repository, item
 PageStart = Annotated[int, Field(description="Position of the first item to return (0; or next_start of the "
                                             "previous page)")]
 PageCount = Annotated[int, Field(description="At most this many items (1-500)")]
-Expression = Annotated[str, Field(description="C# expression: names, member access, indexers")]
+Expression = Annotated[str, Field(description="C# expression naming a value: a local, this.field, a path "
+                                             "(items[2].Name), member access, indexers, operators")]
 Format = Annotated[Literal["default", "hex", "binary"], Field(description="How integers are rendered")]
 
 # memory
-ObjectRef = Annotated[str, Field(description="Variable name or expression naming an object")]
 Depth = Annotated[int, Field(description="Levels of references to expand (1-10)")]
-Subject = Annotated[str, Field(description="Variable name or expression (a local, this.field, a path)")]
-Preview = Annotated[int, Field(description="How many first/last elements to include (1-50)")]
+Preview = Annotated[int, Field(description="How many elements to preview (1-50): a collection's first and last, "
+                                          "or the first of each collection-typed field")]
 TimeoutMs = Annotated[int, Field(description="Time budget in ms; a walk cut short by it says isSampled")]
 
 # session

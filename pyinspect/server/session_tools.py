@@ -100,7 +100,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
     def debug_continue(wait: WaitForStop = True, timeout_ms: WaitMs = 30000) -> SessionState:
         """Resume a paused process. With wait=true (default) blocks until the next stop or exit
         (at most timeout_ms) and returns that state."""
-        return get_session().continue_(wait, _seconds(timeout_ms))
+        return get_session().resume(wait, _seconds(timeout_ms))
 
     def debug_pause() -> SessionState:
         """Stop a running process now (all threads); then inspect it with threads_list,

@@ -1,4 +1,4 @@
-"""The notebook face of a debug session (pyinspect.launch / pyinspect.debug_attach ->
+"""The notebook face of a debug session (pyinspect.launch / pyinspect.attach ->
 Debugger) against AgentStory and DebuggeeLoop under our adapter: stack and locals as
 DataFrames, evaluation, stepping, heap reads, and the session's end as debug_disconnect's."""
 
@@ -21,6 +21,7 @@ from pyinspect.errors import (
     NotPausedError,
     PyInspectError,
 )
+from pyinspect.models.memory import ObjectInspection
 
 STORY = str(target_source("AgentStory"))
 
@@ -49,7 +50,7 @@ def test_stack_and_locals_come_as_dataframes(at_price: pyinspect.Debugger) -> No
     assert list(local["name"]) == ["this", "quantity", "unit", "total"]
     assert local.set_index("name").loc["quantity", ["value", "scope"]].tolist() == ["1", "argument"]
     assert list(at_price.locals(scope="arguments")["name"]) == ["quantity"]
-    caller = at_price.locals(frame=1, scope="arguments").set_index("name")["value"].to_dict()
+    caller = at_price.locals(frame_index=1, scope="arguments").set_index("name")["value"].to_dict()
     assert caller == {"quantities": "{int[3]}", "label": '"first"'}
     customer = at_price.children("this._customer").set_index("name")["value"]
     assert (customer["Name"], customer["Id"], customer["Referrer"]) == ('"Ada"', "7", "null")
@@ -61,7 +62,7 @@ def test_breakpoints_are_listed_and_cleared(at_price: pyinspect.Debugger) -> Non
     table = at_price.breakpoints().set_index("id")
     assert list(table["line"]) == [story_line("price"), story_line("exit")]
     assert bool(table.loc[added.id, "verified"]) and table.loc[added.id, "bound_line"] == story_line("exit")
-    assert at_price.clear(added.id).id == added.id
+    assert at_price.remove_breakpoint(added.id).id == added.id
     assert list(at_price.breakpoints()["line"]) == [story_line("price")]
 
 
@@ -97,7 +98,7 @@ def test_eval_step_and_continue(at_price: pyinspect.Debugger) -> None:
     assert stepped.stop_reason == "step" and stepped.location is not None
     assert stepped.location.line == story_line("price-return")
     assert at_price.eval("total") == "2.5"
-    again = at_price.cont()
+    again = at_price.resume()
     assert again.state == "paused" and at_price.eval("quantity") == "2"
     bp = at_price.break_at(STORY, story_line("exit"))
     assert bp.verified is True
@@ -119,8 +120,37 @@ def test_heap_reads_at_the_adapters_address(at_price: pyinspect.Debugger) -> Non
     assert summary.field("Name").value == '"Ada"' and "Referrer" in summary.null_fields
     with pytest.raises(DepthExceededError):
         at_price.object("this._customer", depth=11)
-    with pytest.raises(InvalidParameterError):
-        at_price.object("unit")  # a decimal local: a struct value, no heap object
+    unit = at_price.object("unit")  # a decimal local: a struct value, answered as object_inspect does
+    assert isinstance(unit, ObjectInspection) and unit.is_value_type and unit.address is None
+
+
+def test_a_struct_is_summarized_as_the_tool_summarizes_it(at_price: pyinspect.Debugger) -> None:
+    summary = at_price.summary("unit")
+    assert summary.type_name in ("decimal", "System.Decimal") and summary.size == 0
+
+
+def test_eval_answers_a_value_with_its_type(at_price: pyinspect.Debugger) -> None:
+    total = at_price.eval("unit * quantity")
+    assert total == "2.5" and str(total) == "2.5" and total.text == "2.5"
+    assert total.type in ("decimal", "System.Decimal") and total.has_children is False
+    assert at_price.eval("quantity", format="hex") == "0x1"
+
+
+def test_old_names_work_with_a_deprecation_warning(at_price: pyinspect.Debugger) -> None:
+    with pytest.warns(DeprecationWarning, match="frame_index"):
+        caller = at_price.locals(frame=1, scope="arguments")
+    assert list(caller["name"]) == ["quantities", "label"]
+    added = at_price.break_at(STORY, story_line("exit"))
+    with pytest.warns(DeprecationWarning, match="remove_breakpoint"):
+        assert at_price.clear(added.id).id == added.id
+    assert at_price.cont == at_price.resume and at_price.continue_ == at_price.resume
+
+
+def test_the_package_lists_its_public_names() -> None:
+    names = dir(pyinspect)
+    for name in ("launch", "attach", "open_heap", "open_dump", "Debugger", "Heap", "diff", "EvalResult"):
+        assert name in names and name in pyinspect.__all__
+    assert "debug_attach" not in pyinspect.__all__
 
 
 def test_close_terminates_what_it_launched() -> None:
@@ -139,7 +169,7 @@ def test_close_terminates_what_it_launched() -> None:
 
 def test_attach_pause_read_and_close_leave_the_process_running(tmp_path: Path) -> None:
     with counting_loop(tmp_path) as (proc, counter):
-        with pyinspect.debug_attach(proc.pid) as dbg:
+        with pyinspect.attach(proc.pid) as dbg:
             with pytest.raises(NotPausedError):
                 dbg.locals()
             assert dbg.pause().state == "paused"
@@ -147,3 +177,11 @@ def test_attach_pause_read_and_close_leave_the_process_running(tmp_path: Path) -
             assert len(dbg.stack(thread_id=dbg.state.thread_id)) >= 1
         assert counter_moves(counter), "the debuggee stayed stopped after close()"
         assert proc.poll() is None
+
+
+def test_debug_attach_still_attaches_the_debugger_with_a_warning(tmp_path: Path) -> None:
+    with counting_loop(tmp_path) as (proc, _):
+        with pytest.warns(DeprecationWarning, match="pyinspect.attach"):
+            old = pyinspect.debug_attach(proc.pid)
+        with old as dbg:
+            assert isinstance(dbg, pyinspect.Debugger) and dbg.pause().state == "paused"

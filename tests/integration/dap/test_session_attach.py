@@ -48,12 +48,12 @@ def test_attach_pause_threads_continue(session: Session, debuggee: tuple[int, Pa
     paused = session.pause()
     assert paused.state == "paused" and paused.stop_reason == "pause" and paused.thread_id
     assert not counter_moves(counter)
-    threads = session.inspector.threads().threads
+    threads = session.stop_reader.threads().threads
     assert len(threads) >= 2 and sum(t.is_current for t in threads) == 1
     assert all(t.state == "stopped" for t in threads)
     with pytest.raises(UnknownThreadError):
-        session.inspector.stack_trace(987654321, 0, 20)
-    running = session.continue_(wait=False)
+        session.stop_reader.stack_trace(987654321, 0, 20)
+    running = session.resume(wait=False)
     assert running.state == "running"
     assert counter_moves(counter)
 

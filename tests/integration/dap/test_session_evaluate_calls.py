@@ -28,7 +28,7 @@ def at_eval(tmp_path: Path) -> Iterator[pyinspect.Debugger]:
 
 
 def evaluate_with_calls(dbg: pyinspect.Debugger, expression: str) -> str:
-    return dbg.session.inspector.evaluate(expression, None, 0, "default", allow_calls=True).result
+    return dbg.session.stop_reader.evaluate(expression, None, 0, "default", allow_calls=True).result
 
 
 def test_read_only_evaluate_names_the_call_it_would_run(at_eval: pyinspect.Debugger) -> None:

@@ -98,7 +98,7 @@ def test_cli_graph_errors_are_coded(truth_run: Run, tmp_path: Path) -> None:
 
 def test_notebook_graph_methods(truth_run: Run) -> None:
     pid, truth, _ = truth_run
-    with pyinspect.attach(pid) as heap:
+    with pyinspect.open_heap(pid) as heap:
         live = heap.stats(progress=False, live=True)
         assert list(live.columns) == ["type", "count", "total_size"]
         retained = heap.retained([truth["cycle"]["c1"]["address"]])
@@ -117,6 +117,6 @@ def test_notebook_graph_methods(truth_run: Run) -> None:
 def test_notebook_stats_live_dead_match_the_cli(truth_run: Run, which: str) -> None:
     pid = truth_run[0]
     cli = {r["type"]: r["count"] for r in _cli("stats", "--pid", str(pid), f"--{which}")}
-    with pyinspect.attach(pid) as heap:
+    with pyinspect.open_heap(pid) as heap:
         frame = heap.stats(progress=False, live=which == "live")
     assert dict(zip(frame["type"], frame["count"], strict=True)) == cli

@@ -46,3 +46,23 @@ def test_contract_shape_has_exactly_the_contract_keys(reader: HeapReader, memory
                          "fields", "nullFields", "interestingFields"}
     assert set(data["fields"][0]) == {"name", "type", "value", "collectionCount", "collectionElementType"}
     assert set(data["interestingFields"][0]) == {"name", "type", "value", "reason"}
+
+
+def test_collection_fields_preview_their_first_elements_as_collection_analyze_reads_them(
+        reader: HeapReader, memory_target: MemoryTarget) -> None:
+    address = memory_target.truth["customer"]["address"]
+    layout = reader.object(address)
+    for preview in (1, 2, 50):
+        summary = reader.summarize_object(address, max_preview_items=preview)
+        collections = [f for f in summary.fields if f.collection_count is not None]
+        assert collections
+        for field in collections:
+            analysis = reader.analyze_collection(layout.field(field.name).address or "", max_preview_items=preview)
+            if analysis.key_value_pairs is not None:
+                want = [f"{p.key}: {p.value}" for p in analysis.key_value_pairs]
+            else:
+                want = [e.value for e in analysis.first_elements or ()]
+            assert list(field.collection_preview or ()) == want, field.name
+            assert len(want) == min(preview, field.collection_count or 0)
+    data = reader.summarize_object(address, max_preview_items=1).to_contract()
+    assert all(("collectionPreview" in f) == (f["collectionCount"] is not None) for f in data["fields"])

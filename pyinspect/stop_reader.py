@@ -12,8 +12,10 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from pyinspect.dap.client import DapClient
+from pyinspect.debuggee_state import DebuggeeState
 from pyinspect.errors import (
     EvaluationError,
     EvaluationNeedsCallError,
@@ -25,7 +27,6 @@ from pyinspect.errors import (
     UnknownThreadError,
     VariableUnavailableError,
 )
-from pyinspect.inspection_format import format_number, function_name, split_path
 from pyinspect.models.inspection import (
     EvaluateAnswer,
     FrameArgument,
@@ -37,11 +38,27 @@ from pyinspect.models.inspection import (
     VariableInfo,
     VariablesAnswer,
 )
+from pyinspect.value_text import format_number, function_name, split_path
 
-if TYPE_CHECKING:
-    from pyinspect.session import Session
 
-__all__ = ["Inspector", "ResolvedValue", "translate_errors"]
+class PausedSession(Protocol):
+    """What a StopReader needs of its session (pyinspect.session.Session is one)."""
+
+    @property
+    def debuggee(self) -> DebuggeeState: ...
+
+    @property
+    def client(self) -> DapClient: ...
+
+    def require_session(self) -> None: ...
+
+    def require_paused(self) -> None: ...
+
+    def current_thread(self) -> int | None: ...
+
+    def forget_cached_reads(self) -> None: ...
+
+__all__ = ["PausedSession", "ResolvedValue", "StopReader", "translate_errors"]
 
 T = TypeVar("T")
 SCOPES = ("locals", "arguments", "this", "all")
@@ -78,15 +95,18 @@ def translate_errors() -> Iterator[None]:
         raise
 
 
-class Inspector:
-    def __init__(self, session: Session) -> None:
+class StopReader:
+    """What one stop of the paused debuggee shows, read through the adapter and cached
+    until the stop ends (the epoch moves on)."""
+
+    def __init__(self, session: PausedSession) -> None:
         self._session = session
         self._lock = threading.Lock()
         self._cache_epoch = -1
         self._cache: dict[Any, Any] = {}
 
     def _cached(self, key: Any, read: Callable[[], T]) -> T:
-        epoch = self._session.epoch
+        epoch = self._session.debuggee.epoch
         with self._lock:
             if self._cache_epoch != epoch:
                 self._cache_epoch, self._cache = epoch, {}
@@ -147,7 +167,7 @@ class Inspector:
     def threads(self) -> ThreadsAnswer:
         session = self._session
         session.require_session()
-        paused, current = session.state == "paused", session.current_thread()
+        paused, current = session.debuggee.state == "paused", session.current_thread()
         with translate_errors():
             raw = self.raw_threads() if paused else session.client.threads()
         threads = []
@@ -263,7 +283,7 @@ class Inspector:
         try:
             if not allow_calls:
                 # Read-only: the adapter runs no debuggee code and assigns nothing, so the
-                # answer holds until the process resumes or something writes (note_change).
+                # answer holds until the process resumes or something writes (forget_cached_reads).
                 return self._cached(("eval", expression, frame), lambda: client.evaluate(expression, frame, read_only=True))
             return self._evaluate_with_calls(expression, frame)
         except RequestFailedError as exc:
@@ -276,7 +296,7 @@ class Inspector:
             with translate_errors():
                 return self._session.client.evaluate(expression, frame, context="repl")
         finally:
-            self._session.note_change()
+            self._session.forget_cached_reads()
 
     def evaluate(self, expression: str, thread_id: int | None, frame_index: int, fmt: str,
                  allow_calls: bool = False) -> EvaluateAnswer:
@@ -297,7 +317,7 @@ class Inspector:
             with translate_errors():
                 body = self._session.client.set_expression(expression, value, frame)
         finally:
-            self._session.note_change()
+            self._session.forget_cached_reads()
         return str(body.get("value", ""))
 
     def resolve_value(self, expression: str, thread_id: int | None = None, frame_index: int = 0) -> ResolvedValue:

@@ -1,0 +1,186 @@
+"""DebuggeeState: where the debugged process stands, owned in one place.
+
+The state (not_started / running / paused / exited), the current stop, the epoch,
+the pid, the exit code and the session's end message live here, under one lock, and
+change only through the named transitions below. Callers on any thread read a
+consistent :class:`StateView`; waiters block on one condition with a bound (debugpy's
+``wait_for(predicate, timeout)`` model). Nothing here talks to a process, so every
+transition is testable on its own.
+
+The epoch moves on whenever what was read at a stop may no longer hold (a resume, a
+stop, an end, a write into the paused debuggee): frame ids and cached reads die with it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pyinspect.models.session import SessionStateName
+
+__all__ = ["DebuggeeState", "LaunchMode", "StateView", "Stop"]
+
+LaunchMode = Literal["launch", "attach"]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why and where the process is paused: the adapter's `stopped` event, with the ids of
+    pyinspect's breakpoints that were hit."""
+
+    reason: str
+    thread_id: int
+    description: str | None = None
+    breakpoint_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StateView:
+    """One consistent reading of the state (taken under the lock)."""
+
+    state: SessionStateName
+    current_stop: Stop | None
+    epoch: int
+    pid: int | None
+    exit_code: int | None
+    end_message: str | None
+    program: str | None
+    mode: LaunchMode | None
+
+
+class DebuggeeState:
+    """Thread-safe: tools change it from worker threads, adapter events from the DAP reader."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self._changed = threading.Condition(self.lock)
+        self._state: SessionStateName = "not_started"
+        self._stop: Stop | None = None
+        self._epoch = 0
+        self._pid: int | None = None
+        self._exit_code: int | None = None
+        self._end_message: str | None = None
+        self._program: str | None = None
+        self._mode: LaunchMode | None = None
+
+    # ---- reading -----------------------------------------------------------------------
+
+    def view(self) -> StateView:
+        with self.lock:
+            return StateView(self._state, self._stop, self._epoch, self._pid, self._exit_code,
+                             self._end_message, self._program, self._mode)
+
+    @property
+    def state(self) -> SessionStateName:
+        with self.lock:
+            return self._state
+
+    @property
+    def current_stop(self) -> Stop | None:
+        with self.lock:
+            return self._stop
+
+    @property
+    def epoch(self) -> int:
+        with self.lock:
+            return self._epoch
+
+    @property
+    def pid(self) -> int | None:
+        with self.lock:
+            return self._pid
+
+    @property
+    def mode(self) -> LaunchMode | None:
+        with self.lock:
+            return self._mode
+
+    @property
+    def program(self) -> str | None:
+        with self.lock:
+            return self._program
+
+    @property
+    def end_message(self) -> str | None:
+        with self.lock:
+            return self._end_message
+
+    def wait_while_running(self, timeout: float) -> bool:
+        """Block until the state is no longer running, at most timeout seconds; True when
+        it is still running (the wait timed out)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._state == "running":
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(left)
+            return self._state == "running"
+
+    # ---- transitions -------------------------------------------------------------------
+
+    def start(self, mode: LaunchMode, program: str | None, pid: int | None = None) -> None:
+        """A new adapter is starting a launch or an attach: running, nothing known yet."""
+        with self._changed:
+            self._state, self._stop, self._exit_code, self._end_message = "running", None, None, None
+            self._pid, self._program, self._mode = pid, program, mode
+            self._next_epoch()
+
+    def learn_pid(self, pid: int) -> None:
+        """The debuggee's pid, from the adapter's `process` event or found among its children."""
+        with self.lock:
+            self._pid = pid
+
+    def pause_at(self, stop: Stop) -> None:
+        """The adapter reported a stop that is one for the user (not a skipped hit)."""
+        with self._changed:
+            self._state, self._stop = "paused", stop
+            self._next_epoch()
+
+    def begin_resume(self) -> Stop | None:
+        """Mark running before a continue/step request goes out, so a quick stop event is
+        never lost; returns the stop left, for :meth:`resume_refused`."""
+        with self._changed:
+            previous = self._stop
+            self._state, self._stop = "running", None
+            self._next_epoch()
+            return previous
+
+    def resume_refused(self, previous: Stop | None) -> None:
+        """The adapter refused the resume: paused where it was, unless an event moved on."""
+        with self._changed:
+            if self._state == "running" and self._stop is None:
+                self._state, self._stop = "paused", previous
+                self._changed.notify_all()
+
+    def end(self, exit_code: int | None = None, message: str | None = None) -> None:
+        """The debuggee exited, or the adapter ended (message says what became of it)."""
+        with self._changed:
+            if exit_code is not None:
+                self._exit_code = exit_code
+            if self._state in ("running", "paused"):
+                if message is not None:
+                    self._end_message = message
+                self._state, self._stop = "exited", None
+                self._next_epoch()
+            self._changed.notify_all()
+
+    def close(self, message: str | None = None) -> None:
+        """The session ended (disconnect, or a new session replacing it)."""
+        with self._changed:
+            self._state, self._stop = "not_started", None
+            if message is not None:
+                self._end_message = message
+            self._next_epoch()
+
+    def forget_reads(self) -> None:
+        """The paused debuggee was written (an assignment, a func-eval): reads made at this
+        stop may be stale, so the epoch moves on without leaving the stop."""
+        with self.lock:
+            self._epoch += 1
+
+    def _next_epoch(self) -> None:
+        self._epoch += 1
+        self._changed.notify_all()
