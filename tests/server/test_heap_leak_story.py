@@ -1,0 +1,72 @@
+"""The leak story an agent follows: LeakStory adds a batch of LeakedSession objects to a
+static list on demand. Snapshot, trigger the leak, snapshot: heap_diff names the leaked
+type first with the batch's exact count, and heap_retention of one instance names the
+static that holds it. Long walks report MCP progress."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp_calls import call_ok
+from support.targets import running_target, wait_for_file
+
+from pyinspect.server import create_server
+
+pytestmark = pytest.mark.asyncio
+
+
+def _leak(proc: Any, status: Path, held: int) -> None:
+    """Ask for one more batch; wait (bounded) until the program says it holds `held`."""
+    proc.stdin.write(b"leak\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if status.exists() and json.loads(status.read_text())["held"] == held:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"LeakStory did not report {held} held sessions")
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("way", ["process", "dumps"])
+async def test_diff_names_the_leaked_type_first_and_retention_names_its_static(tmp_path: Path, way: str) -> None:
+    status = tmp_path / "status.json"
+    with running_target("LeakStory", str(status)) as proc:
+        wait_for_file(status, timeout=60, proc=proc)
+        facts = json.loads(status.read_text())
+        async with Client(create_server()) as client:
+            progress: list[tuple[float, float | None]] = []
+
+            async def note(done: float, total: float | None, _: str | None) -> None:
+                progress.append((done, total))
+
+            async def snapshot(name: str) -> None:
+                if way == "dumps":
+                    made = await call_ok(client, "dump_create", pid=proc.pid, path=str(tmp_path / f"{name}.dmp"))
+                    await call_ok(client, "dump_open", path=made["path"])
+                result = await client.call_tool("heap_snapshot", {}, progress_callback=note)
+                assert not result.is_error, result.content
+
+            if way == "process":
+                await call_ok(client, "heap_attach", pid=proc.pid)
+            await snapshot("before")
+            _leak(proc, status, facts["batch"])
+            await snapshot("after")
+            diff = await call_ok(client, "heap_diff")
+            top = diff["changes"][0]
+            assert (top["type"], top["countDelta"]) == (facts["type"], facts["batch"]), diff["changes"][:3]
+            assert top["sizeDelta"] > 0 and top["retainedDelta"] >= top["sizeDelta"]
+            assert progress and progress[-1][0] == progress[-1][1] and progress[-1][1], progress
+
+            some = await call_ok(client, "heap_instances", type_name=facts["type"], count=1)
+            assert some["total"] == facts["batch"] and some["truncated"]
+            why = (await call_ok(client, "heap_retention", address=some["instances"][0]["address"]))["retention"]
+            root = why["paths"][0]["root"]
+            assert (why["reachable"], root["kind"], root["name"]) == (True, "static", facts["holder"]), why
+            types = [s["type"] for s in why["paths"][0]["steps"]]
+            assert types[0].startswith("System.Collections.Generic.List") and types[-1] == facts["type"], types
