@@ -36,6 +36,18 @@ __all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace"]
 MAX_SNAPSHOTS = 32
 
 
+def _new_file(path: str) -> Path:
+    """A dump is written only as a new file at an absolute path in an existing folder."""
+    out = Path(path).expanduser()
+    if not path.strip() or "\x00" in path or not out.is_absolute():
+        raise InvalidParameterError(f"path must be an absolute path for the new dump file, got {path[:200]!r}")
+    if out.exists():
+        raise InvalidParameterError(f"{out} exists already: dump_create writes a new file only", path=str(out))
+    if not out.parent.is_dir():
+        raise InvalidParameterError(f"no folder {out.parent} to write the dump in", path=str(out))
+    return out
+
+
 class BuildCancelled(Exception):
     """The caller withdrew the request while the graph was being built."""
 
@@ -91,9 +103,7 @@ class HeapWorkspace:
         target = pid if pid is not None else self._default_pid()
         if target < 1:
             raise InvalidParameterError(f"pid must be positive, got {target}", pid=target)
-        if not path.strip():
-            raise InvalidParameterError("path must name the dump file to write")
-        return create_dump(target, Path(path).expanduser()), target
+        return create_dump(target, _new_file(path)), target
 
     def _default_pid(self) -> int:
         with self._lock:

@@ -43,24 +43,32 @@ async def test_with_no_heap_open_every_heap_tool_says_how_to_open_one(tmp_path: 
         assert await error_code(client, "dump_create", path=str(tmp_path / "x.dmp")) == "INVALID_PARAMETER"
 
 
-async def test_processes_and_files_that_cannot_be_opened(tmp_path: Path) -> None:
+@pytest.fixture
+def sleeper() -> Iterator[subprocess.Popen[bytes]]:
+    """A running process that is no .NET process."""
+    process = subprocess.Popen(["sleep", "60"])
+    yield process
+    process.kill()
+    process.wait()
+
+
+async def test_processes_and_files_that_cannot_be_opened(tmp_path: Path, sleeper: subprocess.Popen[bytes]) -> None:
     not_a_dump = tmp_path / "notes.txt"
     not_a_dump.write_text("this is no core dump\n" * 100)
-    sleeper = subprocess.Popen(["sleep", "60"])
-    try:
-        async with Client(create_server()) as client:
-            assert await error_code(client, "heap_attach", pid=999_999_999) == "PROCESS_NOT_FOUND"
-            assert await error_code(client, "heap_attach", pid=-4) == "INVALID_PARAMETER"
-            assert await error_code(client, "heap_attach", pid=sleeper.pid) == "NOT_DOTNET_PROCESS"
-            assert await error_code(client, "dump_open", path=str(not_a_dump)) == "DUMP_ERROR"
-            assert await error_code(client, "dump_open", path=str(tmp_path / "missing.dmp")) == "DUMP_ERROR"
-            assert await error_code(client, "dump_create", pid=999_999_999, path=str(tmp_path / "y.dmp")) \
-                == "PROCESS_NOT_FOUND"
-            assert await error_code(client, "dump_create", pid=sleeper.pid, path=str(tmp_path / "y.dmp")) \
-                == "NOT_DOTNET_PROCESS"
-    finally:
-        sleeper.kill()
-        sleeper.wait()
+    async with Client(create_server()) as client:
+        assert await error_code(client, "heap_attach", pid=999_999_999) == "PROCESS_NOT_FOUND"
+        assert await error_code(client, "heap_attach", pid=-4) == "INVALID_PARAMETER"
+        assert await error_code(client, "heap_attach", pid=sleeper.pid) == "NOT_DOTNET_PROCESS"
+        assert await error_code(client, "dump_open", path=str(not_a_dump)) == "DUMP_ERROR"
+        assert await error_code(client, "dump_open", path=str(tmp_path / "missing.dmp")) == "DUMP_ERROR"
+        assert await error_code(client, "dump_create", pid=999_999_999, path=str(tmp_path / "y.dmp")) \
+            == "PROCESS_NOT_FOUND"
+        assert await error_code(client, "dump_create", pid=sleeper.pid, path=str(tmp_path / "y.dmp")) \
+            == "NOT_DOTNET_PROCESS"
+        assert await error_code(client, "dump_create", pid=sleeper.pid, path="relative.dmp") \
+            == "INVALID_PARAMETER"
+        assert await error_code(client, "dump_create", pid=sleeper.pid, path=str(not_a_dump)) \
+            == "INVALID_PARAMETER"
 
 
 async def test_questions_the_heap_cannot_answer(dump: Path) -> None:

@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_calls import call_ok
-from support.targets import marker_line, read_truth, running_target, target_dll, target_source, wait_for_file
+from support.targets import (
+    marker_line,
+    read_truth,
+    running_target,
+    target_dll,
+    target_source,
+    wait_for_file,
+)
 
 from pyinspect.server import create_server
 
