@@ -80,7 +80,7 @@ class HeapInstancesAnswer(_Model):
     instances: tuple[Instance, ...]
     total: int
     start: int
-    next_start: int | None
+    next_start: int | None = None
     truncated: bool
 
 

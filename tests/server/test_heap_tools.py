@@ -1,5 +1,5 @@
 """Every heap tool on HeapGraphTruth, in each of the three ways in: the paused debuggee
-(debug_launch to a breakpoint), the running process opened for its heap only
+(debug_launch, debug_pause once its truth is written), the running process opened for its heap only
 (heap_attach) and a dump of it (dump_create, dump_open). Answers equal the debuggee's
 own truth: addresses, sizes, retained sizes and dominators known by construction."""
 
@@ -13,11 +13,9 @@ import pytest
 from mcp import Client
 from mcp_calls import call_ok
 from support.targets import (
-    marker_line,
     read_truth,
     running_target,
     target_dll,
-    target_source,
     wait_for_file,
 )
 
@@ -55,11 +53,10 @@ async def _open(client: Client, way: str, pid: int, folder: Path) -> dict[str, A
         assert made["pid"] == pid and made["sizeBytes"] > 1_000_000, made
         opened = await call_ok(client, "dump_open", path=made["path"])
         return dict(opened["source"])
-    await call_ok(client, "breakpoint_set", file=str(target_source("HeapGraphTruth")),
-                  line=marker_line("HeapGraphTruth", "truth_written"))
-    await call_ok(client, "debug_launch", program=str(target_dll("HeapGraphTruth")),
-                  args=[str(folder / "debugged-truth.json")])
-    stop = await call_ok(client, "debug_wait", timeout_ms=60000)
+    truth_file = folder / "debugged-truth.json"
+    await call_ok(client, "debug_launch", program=str(target_dll("HeapGraphTruth")), args=[str(truth_file)])
+    wait_for_file(truth_file, timeout=60)
+    stop = await call_ok(client, "debug_pause")
     assert stop["state"] == "paused", stop
     return {"kind": "debug_session"}
 
