@@ -83,6 +83,7 @@ def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> Pr
 
     def report(walked: int, total: int) -> None:
         if cancelled.is_set():
+            log.info("heap walk stopped at %d of %d bytes: the request was cancelled", walked, total)
             raise BuildCancelled("the request was cancelled")
         now = time.monotonic()
         if now - last[0] < _PROGRESS_EVERY and walked < total:

@@ -1,15 +1,17 @@
 """The leak story an agent follows: LeakStory adds a batch of LeakedSession objects to a
 static list on demand. Snapshot, trigger the leak, snapshot: heap_diff names the leaked
 type first with the batch's exact count, and heap_retention of one instance names the
-static that holds it. Long walks report MCP progress."""
+static that holds it. Long walks report MCP progress and stop when cancelled."""
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 from mcp_calls import call_ok
@@ -70,3 +72,26 @@ async def test_diff_names_the_leaked_type_first_and_retention_names_its_static(t
             assert (why["reachable"], root["kind"], root["name"]) == (True, "static", facts["holder"]), why
             types = [s["type"] for s in why["paths"][0]["steps"]]
             assert types[0].startswith("System.Collections.Generic.List") and types[-1] == facts["type"], types
+
+
+@pytest.mark.timeout(180)
+async def test_a_cancelled_request_stops_the_heap_walk_and_the_next_one_answers(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    status = tmp_path / "status.json"
+    with running_target("LeakStory", str(status)) as proc:
+        wait_for_file(status, timeout=60, proc=proc)
+        batch = json.loads(status.read_text())["batch"]
+        for held in range(batch, 21 * batch, batch):  # 200,000 objects: a walk that takes a while
+            _leak(proc, status, held)
+        async with Client(create_server()) as client:
+            await call_ok(client, "heap_attach", pid=proc.pid)
+            caplog.set_level(logging.INFO, logger="pyinspect.server.heap_tools")
+            with pytest.raises(Exception, match="(?i)timed out|timeout"):
+                await client.call_tool("heap_stats", {}, read_timeout_seconds=0.05)
+            deadline = time.monotonic() + 60
+            while "the request was cancelled" not in caplog.text and time.monotonic() < deadline:
+                await anyio.sleep(0.05)
+            assert "heap walk stopped" in caplog.text
+            stats = await call_ok(client, "heap_stats", top=1000)
+            leaked = next(t for t in stats["types"] if t["type"] == "LeakStory.LeakedSession")
+            assert leaked["count"] == 20 * batch
