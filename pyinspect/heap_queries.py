@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from pyinspect.errors import InvalidParameterError, UnknownTypeError
 from pyinspect.heap.graph import HeapGraph, parse_address
-from pyinspect.heap.snapshot import Snapshot, diff
+from pyinspect.heap.snapshot import diff
+from pyinspect.heap_session import Taken
 from pyinspect.models.heap_answers import (
     HeapDiffAnswer,
     HeapFinalizerAnswer,
@@ -117,9 +118,9 @@ def finalizer_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapFina
                                truncated=len(rows) > top)
 
 
-def diff_answer(before: tuple[str, Snapshot], after: tuple[str, Snapshot], top: int) -> HeapDiffAnswer:
+def diff_answer(before: Taken, after: Taken, top: int) -> HeapDiffAnswer:
     """What grew from before to after, per type; largest growth in bytes first."""
     check_count("top", top)
     rows = diff(before[1], after[1])
-    return HeapDiffAnswer(before=before[0], after=after[0], changes=tuple(rows[:top]), total_changes=len(rows),
-                          truncated=len(rows) > top)
+    return HeapDiffAnswer(before=before[0], after=after[0], before_source=before[2], after_source=after[2],
+                          changes=tuple(rows[:top]), total_changes=len(rows), truncated=len(rows) > top)

@@ -31,9 +31,11 @@ from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.heap_answers import HeapSource, SourceKind
 from pyinspect.session import Session
 
-__all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace"]
+__all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken"]
 
 MAX_SNAPSHOTS = 32
+Taken = tuple[str, Snapshot, HeapSource]
+"""A snapshot's id, the snapshot, and the heap it was taken of."""
 
 
 def _new_file(path: str) -> Path:
@@ -184,7 +186,7 @@ class HeapWorkspace:
         with self._lock:
             return tuple(self._snapshots)
 
-    def pair(self, before: str | None, after: str | None) -> tuple[tuple[str, Snapshot], tuple[str, Snapshot]]:
+    def pair(self, before: str | None, after: str | None) -> tuple[Taken, Taken]:
         """The two snapshots to diff; by default the last two taken."""
         with self._lock:
             ids = list(self._snapshots)
@@ -197,12 +199,12 @@ class HeapWorkspace:
                 before = ids[ids.index(after) - 1]
             return self._named(before, "before"), self._named(after, "after")
 
-    def _named(self, snapshot_id: str | None, role: str) -> tuple[str, Snapshot]:
+    def _named(self, snapshot_id: str | None, role: str) -> Taken:
         if snapshot_id is None or snapshot_id not in self._snapshots:
             known = ", ".join(self._snapshots) or "none yet"
             raise UnknownSnapshotError(f"no heap snapshot {snapshot_id!r} ({role}); the snapshots are: {known}",
                                        snapshot=snapshot_id)
-        return snapshot_id, self._snapshots[snapshot_id][0]
+        return (snapshot_id, *self._snapshots[snapshot_id])
 
     def resolve_address(self, expression: str) -> int:
         """An expression's object address in the paused debuggee (its heap must be the source)."""

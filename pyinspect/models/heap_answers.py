@@ -113,8 +113,12 @@ class HeapSnapshotAnswer(_Model):
 
 
 class HeapDiffAnswer(_Model):
+    """Per type change from the snapshot `before` to `after`, each with the heap it was taken of."""
+
     before: str
     after: str
+    before_source: HeapSource
+    after_source: HeapSource
     changes: tuple[TypeDelta, ...]
     total_changes: int
     truncated: bool

@@ -61,6 +61,11 @@ async def test_diff_names_the_leaked_type_first_and_retention_names_its_static(t
             await snapshot("after")
             diff = await call_ok(client, "heap_diff")
             top = diff["changes"][0]
+            kind = "process" if way == "process" else "dump"
+            assert (diff["beforeSource"]["kind"], diff["afterSource"]["kind"]) == (kind, kind)
+            if way == "dumps":  # two dumps: each snapshot names its own file
+                assert diff["beforeSource"]["path"].endswith("before.dmp")
+                assert diff["afterSource"]["path"].endswith("after.dmp")
             assert (top["type"], top["countDelta"]) == (facts["type"], facts["batch"]), diff["changes"][:3]
             assert top["sizeDelta"] > 0 and top["retainedDelta"] >= top["sizeDelta"]
             assert progress and progress[-1][0] == progress[-1][1] and progress[-1][1], progress
