@@ -168,6 +168,12 @@ class HeapWorkspace:
         return HeapSource(kind=kind, description=what, pid=pid, path=path, snapshot_age_seconds=age,
                           may_have_changed=kind == "process", warning=warning)
 
+    def reader(self) -> tuple[HeapReader, HeapSource]:
+        """The current source's reader (for single objects: no graph needed)."""
+        with self._lock:
+            reader, _, kind, pid, path = self._current()
+            return reader, self._describe(kind, reader.description, pid, path, time.monotonic())
+
     # ---- snapshots -------------------------------------------------------------------
 
     def snapshot(self, progress: ProgressCallback | None = None) -> tuple[str, Snapshot, HeapSource]:

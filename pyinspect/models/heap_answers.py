@@ -6,7 +6,7 @@ camelCase on the wire like the rows they carry; lists are bounded and say ``trun
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
@@ -23,9 +23,10 @@ from pyinspect.models.heapgraph import (
     SegmentStat,
     TypeDelta,
 )
+from pyinspect.models.memory import ObjectInspectAnswer, ObjectInspection
 
 __all__ = [
-    "DumpCreateAnswer", "HeapCloseAnswer", "HeapDiffAnswer", "HeapFinalizerAnswer", "HeapInstancesAnswer", "HeapOpenAnswer",
+    "DumpCreateAnswer", "HeapCloseAnswer", "HeapDiffAnswer", "HeapFinalizerAnswer", "HeapInstancesAnswer", "HeapObjectAnswer", "HeapOpenAnswer",
     "HeapRetainedAnswer", "HeapRetentionAnswer", "HeapSegmentsAnswer", "HeapSnapshotAnswer", "HeapSource",
     "HeapStatsAnswer", "HeapStringsAnswer", "SourceKind",
 ]
@@ -137,3 +138,15 @@ class HeapFinalizerAnswer(_Model):
     types: tuple[FinalizerStat, ...]
     ready: int
     truncated: bool
+
+
+class HeapObjectAnswer(_Model):
+    """object_inspect's ``inspection`` of an address, in whichever heap is open."""
+
+    source: HeapSource
+    inspection: ObjectInspection
+
+    def wire(self) -> dict[str, Any]:
+        """The inspection exactly as object_inspect answers it (explicit nulls kept)."""
+        return {"source": self.source.model_dump(mode="json", by_alias=True, exclude_none=True),
+                "inspection": ObjectInspectAnswer(inspection=self.inspection).wire()["inspection"]}

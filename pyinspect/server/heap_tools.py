@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import logging
 import threading
 import time
@@ -21,7 +22,7 @@ import anyio
 import anyio.from_thread
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import CallToolResult, ToolAnnotations
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from pyinspect import heap_queries as queries
@@ -35,6 +36,7 @@ from pyinspect.models.heap_answers import (
     HeapDiffAnswer,
     HeapFinalizerAnswer,
     HeapInstancesAnswer,
+    HeapObjectAnswer,
     HeapOpenAnswer,
     HeapRetainedAnswer,
     HeapRetentionAnswer,
@@ -43,6 +45,7 @@ from pyinspect.models.heap_answers import (
     HeapStatsAnswer,
     HeapStringsAnswer,
 )
+from pyinspect.models.memory import ObjectInspection
 from pyinspect.server.errors import answer_result, error_answer, error_result, unexpected_error
 from pyinspect.server.heap_guide import register_prompt
 from pyinspect.server.tooling import ERROR_SHAPES
@@ -73,6 +76,9 @@ ByType = Annotated[bool, Field(description="Retained size per type instead of pe
 Expr = Annotated[str | None, Field(description="Instead of address: a C# expression in the paused debug session "
                                                "naming the object (e.g. this._cache)")]
 MaxPaths = Annotated[int, Field(description="At most this many shortest paths (1-10)")]
+ObjectAddress = Annotated[str, Field(description="Object address, 0x... (from heap_instances, heap_retained, "
+                                                  "heap_retention)")]
+Depth = Annotated[int, Field(description="Levels of references to expand (1-10)")]
 SnapshotId = Annotated[str | None, Field(description="Snapshot id from heap_snapshot (default: the last two taken)")]
 
 
@@ -115,7 +121,12 @@ def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[B
     @functools.wraps(fn)
     async def run_tool(*args: Any, **kwargs: Any) -> CallToolResult:
         try:
-            return answer_result(await fn(*args, **kwargs))
+            answer = await fn(*args, **kwargs)
+            if isinstance(answer, HeapObjectAnswer):  # object_inspect's shape keeps its nulls
+                data = answer.wire()
+                return CallToolResult(content=[TextContent(type="text", text=json.dumps(data))],
+                                      structured_content=data)
+            return answer_result(answer)
         except PyInspectError as exc:
             return error_result(error_answer(exc))
         except Exception as exc:
@@ -241,6 +252,20 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         queries.check_count("top", top)
         return await _in_thread(ctx, lambda p: queries.finalizer_answer(*heaps.graph(p), top))
 
+    async def heap_object(address: ObjectAddress, ctx: Context[Any, Any], depth: Depth = 1) -> HeapObjectAnswer:
+        """One object by address, in object_inspect's shape (type, size, every field with its
+        offset and value, references expanded to depth 1-10), from whichever heap is open:
+        use it on addresses from heap_instances, heap_retained or heap_retention's steps."""
+        where = parse_address(address)
+
+        def work(_: ProgressCallback) -> HeapObjectAnswer:
+            reader, source = heaps.reader()
+            inspection = ObjectInspection.model_validate(reader.object(where, depth=depth).to_inspection())
+            return HeapObjectAnswer(source=source, inspection=inspection)
+
+        return await _in_thread(ctx, work)
+
+    _add(mcp, heap_object, HeapObjectAnswer, "Inspect an Object by Address")
     _add(mcp, heap_stats, HeapStatsAnswer, "Heap Statistics by Type")
     _add(mcp, heap_instances, HeapInstancesAnswer, "Instances of a Type")
     _add(mcp, heap_retention, HeapRetentionAnswer, "Why Is This Object Alive")

@@ -37,6 +37,7 @@ async def test_with_no_heap_open_every_heap_tool_says_how_to_open_one(tmp_path: 
             assert await error_code(client, tool) == "NO_HEAP", tool
         assert await error_code(client, "heap_instances", type_name="System.String") == "NO_HEAP"
         assert await error_code(client, "heap_retention", address="0x1000") == "NO_HEAP"
+        assert await error_code(client, "heap_object", address="0x1000") == "NO_HEAP"
         assert await error_code(client, "heap_retention", expression="this") == "NO_HEAP"
         assert await error_code(client, "heap_diff") == "UNKNOWN_SNAPSHOT"
         assert await error_code(client, "heap_close") == "INVALID_PARAMETER"
@@ -84,6 +85,8 @@ async def test_questions_the_heap_cannot_answer(dump: Path) -> None:
         assert await error_code(client, "heap_retention", address="0x10", expression="x") == "INVALID_PARAMETER"
         assert await error_code(client, "heap_retention", expression="SessionCache.Sessions") == "INVALID_PARAMETER"
         assert await error_code(client, "heap_retained", addresses=["0x10"]) == "NOT_AN_OBJECT"
+        assert await error_code(client, "heap_object", address="0x10") == "NOT_AN_OBJECT"
+        assert await error_code(client, "heap_object", address="0x10", depth=11) == "DEPTH_EXCEEDED"
         assert await error_code(client, "heap_retained", addresses=["0x10"], by_type=True) == "INVALID_PARAMETER"
         assert await error_code(client, "heap_stats", filter="old") == "INVALID_PARAMETER"
         assert await error_code(client, "heap_stats", top=0) == "INVALID_PARAMETER"

@@ -74,6 +74,7 @@ async def test_every_heap_tool_answers_the_truth(way: str, truth_process: tuple[
         await _check_instances_and_stats(client, truth)
         await _check_inventory(client)
         await _check_snapshots(client, way)
+        await _check_object_by_address(client, truth, way)
 
 
 async def _check_retained_and_sources(client: Client, truth: dict[str, Any], way: str) -> None:
@@ -149,3 +150,16 @@ async def _check_snapshots(client: Client, way: str) -> None:
     assert (changed["before"], changed["after"]) == ("s1", "s2")
     if way != "process":  # nothing runs between the two: a dump, or a paused process
         assert (changed["totalChanges"], changed["changes"]) == (0, [])
+
+
+async def _check_object_by_address(client: Client, truth: dict[str, Any], way: str) -> None:
+    """heap_object reads an address in any heap; object_inspect takes it in a paused session."""
+    only = truth["onlyStatic"]
+    found = await call_ok(client, "heap_object", address=only["address"], depth=2)
+    inspection = found["inspection"]
+    assert (inspection["address"], inspection["typeName"], inspection["size"]) == \
+        (only["address"], only["type"], only["size"])
+    assert found["source"]["kind"] == way
+    if way == "debug_session":
+        same = await call_ok(client, "object_inspect", object_ref=only["address"], depth=2)
+        assert same["inspection"] == inspection

@@ -120,6 +120,8 @@ async function story(client, name) {
   await c.success('heap_retention', { address: strings.instances[0].address });
   await c.success('heap_retention', { expression: plan.object });
   await c.error('heap_retention', { address: '0x10' }, 'NOT_AN_OBJECT');
+  await c.success('heap_object', { address: strings.instances[0].address });
+  await c.error('heap_object', { address: '0x10' }, 'NOT_AN_OBJECT');
   await c.success('heap_retained', { top: 3 });
   await c.error('heap_retained', { addresses: ['0x10'] }, 'NOT_AN_OBJECT');
   await c.success('heap_strings', { top: 3 });
