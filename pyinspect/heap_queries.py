@@ -1,7 +1,8 @@
 """The heap tools' questions answered from one graph, bounded: each list holds at most
 the rows asked for and says ``truncated`` (and the total) when there were more.
 
-The bounds and checks live here once, under every face that asks (MCP tools today).
+The bounds live here once; a face checks its counts with :func:`check_count` before any
+heap walk starts, so a bad parameter never costs a walk (and is checked once).
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ def check_count(name: str, value: int, limit: int = MAX_ROWS) -> int:
 
 
 def stats_answer(graph: HeapGraph, source: HeapSource, which: str, top: int) -> HeapStatsAnswer:
-    check_count("top", top)
     rows = graph.stats(which)
     return HeapStatsAnswer(source=source, filter=which, types=tuple(rows[:top]),  # type: ignore[arg-type]
                            total_types=len(rows), truncated=len(rows) > top, summary=graph.summary())
@@ -52,7 +52,6 @@ def stats_answer(graph: HeapGraph, source: HeapSource, which: str, top: int) -> 
 def instances_answer(graph: HeapGraph, source: HeapSource, type_name: str, start: int,
                      count: int) -> HeapInstancesAnswer:
     """Instances in address order; an unknown type is UNKNOWN_TYPE (with the nearest names)."""
-    check_count("count", count)
     if start < 0:
         raise InvalidParameterError(f"start must be 0 or more, got {start}", start=start)
     every = {row.type: row.count for row in graph.stats("all")}
@@ -74,14 +73,12 @@ def _suggest(type_name: str, known: Sequence[str] | dict[str, int]) -> str:
 
 
 def retention_answer(graph: HeapGraph, source: HeapSource, address: int, max_paths: int) -> HeapRetentionAnswer:
-    check_count("max_paths", max_paths, MAX_PATHS)
     return HeapRetentionAnswer(source=source, retention=graph.paths(address, max_paths))
 
 
 def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[str] | None, top: int,
                     by_type: bool) -> HeapRetainedAnswer:
     """The given objects' retained sizes, else the top retainers (objects or, by_type, types)."""
-    check_count("top", top)
     if addresses:
         if by_type:
             raise InvalidParameterError("give addresses or by_type, not both")
@@ -98,7 +95,6 @@ def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[st
 
 def strings_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapStringsAnswer:
     """Duplicated string values, most wasted bytes first; wasted_bytes counts them all."""
-    check_count("top", top)
     rows = graph.duplicate_strings(None)
     return HeapStringsAnswer(source=source, strings=tuple(rows[:top]), wasted_bytes=sum(r.wasted_bytes for r in rows),
                              truncated=len(rows) > top)
@@ -112,7 +108,6 @@ def segments_answer(graph: HeapGraph, source: HeapSource) -> HeapSegmentsAnswer:
 
 
 def finalizer_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapFinalizerAnswer:
-    check_count("top", top)
     rows = graph.finalizer_queue()
     return HeapFinalizerAnswer(source=source, types=tuple(rows[:top]), ready=sum(r.ready for r in rows),
                                truncated=len(rows) > top)
@@ -120,7 +115,6 @@ def finalizer_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapFina
 
 def diff_answer(before: Taken, after: Taken, top: int) -> HeapDiffAnswer:
     """What grew from before to after, per type; largest growth in bytes first."""
-    check_count("top", top)
     rows = diff(before[1], after[1])
     return HeapDiffAnswer(before=before[0], after=after[0], before_source=before[2], after_source=after[2],
                           changes=tuple(rows[:top]), total_changes=len(rows), truncated=len(rows) > top)
