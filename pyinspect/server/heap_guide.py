@@ -14,7 +14,7 @@ exercise the program, heap_snapshot, heap_diff (what grew, growth first); heap_i
 the top type for addresses; heap_retention {address} (the static, handle or stack frame
 that keeps it alive, each field on the way); heap_retained (what freeing it would save).
 heap_strings, heap_segments and heap_finalizer_queue for duplicates, fragmentation and
-finalizers. Every heap answer names its source and says may_have_changed for a live process."""
+finalizers. Every heap answer names its source and says mayHaveChanged for a live process."""
 
 
 def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:

@@ -155,7 +155,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[],
 def _register_sources(mcp: MCPServer, heaps: HeapWorkspace) -> None:
     async def heap_attach(pid: Pid, ctx: Context[Any, Any]) -> HeapOpenAnswer:
         """Open a running .NET process's heap for the heap tools, with no debugger: the
-        process is not stopped and keeps running (answers then carry may_have_changed and
+        process is not stopped and keeps running (answers then carry mayHaveChanged and
         a warning; heap_snapshot re-reads it). Replaces any heap opened before; the heap
         tools read it until heap_close. Use it on a live service that must not pause."""
         source = await _in_thread(ctx, lambda _: heaps.attach(pid))
