@@ -1,7 +1,8 @@
 """The leak story an agent follows: LeakStory adds a batch of LeakedSession objects to a
 static list on demand. Snapshot, trigger the leak, snapshot: heap_diff names the leaked
 type first with the batch's exact count, and heap_retention of one instance names the
-static that holds it. Long walks report MCP progress and stop when cancelled."""
+static that holds it; in each way in (a running process, two dumps, a paused debug
+session). Long walks report MCP progress and stop when cancelled."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp_calls import call_ok
-from support.targets import running_target, wait_for_file
+from support.targets import marker_line, running_target, target_dll, target_source, wait_for_file
 
 from pyinspect.server import create_server
 
@@ -100,3 +101,29 @@ async def test_a_cancelled_request_stops_the_heap_walk_and_the_next_one_answers(
             stats = await call_ok(client, "heap_stats", top=1000)
             leaked = next(t for t in stats["types"] if t["type"] == "LeakStory.LeakedSession")
             assert leaked["count"] == 20 * batch
+
+
+@pytest.mark.timeout(180)
+async def test_the_leak_story_in_a_paused_debug_session(tmp_path: Path) -> None:
+    """Stopped in SessionCache.Remember after each batch: snapshot, continue to the next
+    batch, snapshot; the diff and the retention path read the paused debuggee."""
+    status = tmp_path / "status.json"
+    async with Client(create_server()) as client:
+        await call_ok(client, "breakpoint_set", file=str(target_source("LeakStory", "SessionCache.cs")),
+                      line=marker_line("LeakStory", "leaked", "SessionCache.cs"))
+        await call_ok(client, "debug_launch", program=str(target_dll("LeakStory")), args=[str(status), "--auto"])
+        for _ in range(2):
+            stop = await call_ok(client, "debug_wait", timeout_ms=60000)
+            assert stop["state"] == "paused", stop
+            snapshot = await call_ok(client, "heap_snapshot")
+            assert snapshot["source"]["kind"] == "debug_session"
+            await call_ok(client, "debug_continue", wait=False)
+        await call_ok(client, "debug_pause")
+        facts = json.loads(status.read_text())
+        diff = await call_ok(client, "heap_diff", before="s1", after="s2")
+        top = diff["changes"][0]
+        assert (top["type"], top["countDelta"]) == (facts["type"], facts["batch"]), diff["changes"][:3]
+        some = await call_ok(client, "heap_instances", type_name=facts["type"], count=1)
+        why = (await call_ok(client, "heap_retention", address=some["instances"][0]["address"]))["retention"]
+        assert (why["paths"][0]["root"]["kind"], why["paths"][0]["root"]["name"]) == ("static", facts["holder"])
+        await call_ok(client, "debug_disconnect")

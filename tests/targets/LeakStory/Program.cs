@@ -1,8 +1,15 @@
 using System.Text.Json;
 using LeakStory;
 
-// Usage: LeakStory.dll STATUS.json   ("leak" on stdin: one more batch held forever)
+// Usage: LeakStory.dll STATUS.json [--auto]   ("leak" on stdin: one more batch held forever;
+// --auto: twenty batches first, one after another, for a debugger stopping in Remember)
 WriteStatus(args[0], 0);
+if (args.Length > 1 && args[1] == "--auto")
+{
+    for (int i = 0; i < 20; i++)
+        SessionCache.Remember(SessionCache.Batch);
+    WriteStatus(args[0], SessionCache.Sessions.Count);
+}
 string line;
 while ((line = Console.ReadLine()) != null)
 {
@@ -10,7 +17,7 @@ while ((line = Console.ReadLine()) != null)
         continue;
     SessionCache.Remember(SessionCache.Batch);
     GC.Collect();
-    WriteStatus(args[0], SessionCache.Sessions.Count); // @bp leaked
+    WriteStatus(args[0], SessionCache.Sessions.Count);
 }
 
 static void WriteStatus(string path, int held)

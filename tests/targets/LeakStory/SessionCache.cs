@@ -11,6 +11,7 @@ public static class SessionCache
     {
         for (int i = 0; i < count; i++)
             Sessions.Add(new LeakedSession(Sessions.Count));
+        Console.Out.Flush(); // @bp leaked
     }
 }
 
