@@ -112,13 +112,16 @@ async def test_the_leak_story_in_a_paused_debug_session(tmp_path: Path) -> None:
         await call_ok(client, "breakpoint_set", file=str(target_source("LeakStory", "SessionCache.cs")),
                       line=marker_line("LeakStory", "leaked", "SessionCache.cs"))
         await call_ok(client, "debug_launch", program=str(target_dll("LeakStory")), args=[str(status), "--auto"])
-        for _ in range(2):
+        for stop_number in (1, 2):
             stop = await call_ok(client, "debug_wait", timeout_ms=60000)
             assert stop["state"] == "paused", stop
             snapshot = await call_ok(client, "heap_snapshot")
             assert snapshot["source"]["kind"] == "debug_session"
-            await call_ok(client, "debug_continue", wait=False)
-        await call_ok(client, "debug_pause")
+            if stop_number == 1:
+                await call_ok(client, "debug_continue", wait=False)
+        cache = (await call_ok(client, "heap_retention", expression="Sessions"))["retention"]  # a name in scope
+        assert cache["type"].startswith("System.Collections.Generic.List") and cache["reachable"], cache
+        assert cache["paths"][0]["root"]["name"] == "LeakStory.SessionCache.Sessions"
         facts = json.loads(status.read_text())
         diff = await call_ok(client, "heap_diff", before="s1", after="s2")
         top = diff["changes"][0]
