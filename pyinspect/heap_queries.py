@@ -14,6 +14,7 @@ from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.snapshot import diff
 from pyinspect.heap_session import Taken
 from pyinspect.models.heap_answers import (
+    DuplicateStringRow,
     HeapDiffAnswer,
     HeapFinalizerAnswer,
     HeapInstancesAnswer,
@@ -26,7 +27,7 @@ from pyinspect.models.heap_answers import (
 )
 
 __all__ = [
-    "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "check_addresses", "check_count", "diff_answer", "finalizer_answer",
+    "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count", "diff_answer", "finalizer_answer",
     "instances_answer", "retained_answer", "retention_answer", "segments_answer", "stats_answer",
     "strings_answer",
 ]
@@ -35,6 +36,7 @@ MAX_ROWS = 1000
 MAX_ADDRESSES = 100
 MAX_SEGMENTS = 200
 MAX_PATHS = 10
+MAX_STRING_CHARS = 256
 
 
 def check_count(name: str, value: int, limit: int = MAX_ROWS) -> int:
@@ -102,7 +104,9 @@ def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[in
 def strings_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapStringsAnswer:
     """Duplicated string values, most wasted bytes first; wasted_bytes counts them all."""
     rows = graph.duplicate_strings(None)
-    return HeapStringsAnswer(source=source, strings=tuple(rows[:top]), wasted_bytes=sum(r.wasted_bytes for r in rows),
+    shown = tuple(DuplicateStringRow(value=r.value[:MAX_STRING_CHARS], value_truncated=len(r.value) > MAX_STRING_CHARS,
+                                     count=r.count, size=r.size, wasted_bytes=r.wasted_bytes) for r in rows[:top])
+    return HeapStringsAnswer(source=source, strings=shown, wasted_bytes=sum(r.wasted_bytes for r in rows),
                              truncated=len(rows) > top)
 
 
