@@ -34,6 +34,7 @@ __all__ = ["analyze_collection", "inspect_object", "struct_reason", "summarize_o
 
 IMMUTABLE_ARRAY = "System.Collections.Immutable.ImmutableArray"
 _LEADING_NAME = re.compile(r"\s*@?([A-Za-z_]\w*)")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{1,16}")
 # The reasons of dotnet/PyInspect.Heap/ObjectSummarizer.cs, for a struct's fields as the
 # adapter shows them (Values/ValueText.cs: DateTime and Guid in braces).
 _REASONS = {'""': "empty_string", "NaN": "nan", "Infinity": "infinity", "-Infinity": "infinity",
@@ -45,7 +46,11 @@ def inspect_object(session: Session, expression: str, depth: int, thread_id: int
                    frame_index: int) -> HeapObject | ObjectInspection:
     """A heap object with its address, size and fields with offsets (HeapObject; its
     to_inspection() is object_inspect's shape), or, for null and struct values, the
-    ObjectInspection object_inspect answers."""
+    ObjectInspection object_inspect answers. A 0x address (from the heap tools; a C# literal
+    is never an object) is read straight from the heap."""
+    if _ADDRESS.fullmatch(expression.strip()):
+        session.require_paused()
+        return session.heap().object(expression.strip(), depth=depth)
     value = resolve(session, expression, thread_id, frame_index)
     if value.is_null:
         return ObjectInspection(address=None, type_name=value.type_name, size=0, is_null=True)

@@ -38,6 +38,8 @@ class GraphMethods:
         progress=False) and again with refresh=True. Raises HeapReadError.
         Example: ``heap.graph().summary()``"""
         if self._graph is None or refresh:
+            if refresh:
+                self.reader.flush()  # a live process ran since: ClrMD's cached memory is stale
             with walk_progress(notebook=True, disable=not progress) as advance:
                 self._graph = self.reader.graph(advance)
         return self._graph
