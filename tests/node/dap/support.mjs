@@ -77,10 +77,21 @@ export function readCounter(file) {
 
 export const sleep = ms => new Promise(done => setTimeout(done, ms));
 
-/** Does the counter grow within `ms`? */
+/** The counter's value; the debuggee rewrites the file every 50 ms, so a read that lands
+ *  mid-write (empty file) is retried rather than taken as "not counting". */
+async function settledCounter(file, ms) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = readCounter(file);
+    if (Number.isFinite(value) || Date.now() > until) return value;
+    await sleep(20);
+  }
+}
+
+/** Does the counter grow within `ms` (a frozen debuggee never writes a new value)? */
 export async function counterMoves(file, ms = 1000) {
-  const before = readCounter(file);
+  const before = await settledCounter(file, ms);
   await sleep(ms);
-  const after = readCounter(file);
+  const after = await settledCounter(file, ms);
   return Number.isFinite(before) && Number.isFinite(after) && after > before;
 }
