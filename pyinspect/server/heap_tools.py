@@ -10,8 +10,6 @@ is cancelled.
 from __future__ import annotations
 
 import functools
-import inspect
-import json
 import logging
 import threading
 import time
@@ -22,11 +20,10 @@ import anyio
 import anyio.from_thread
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from pyinspect import heap_queries as queries
-from pyinspect.errors import InvalidParameterError, PyInspectError
+from pyinspect.errors import InvalidParameterError
 from pyinspect.heap.graph import parse_address
 from pyinspect.heap.reader import ProgressCallback
 from pyinspect.heap_session import BuildCancelled, HeapWorkspace
@@ -46,9 +43,9 @@ from pyinspect.models.heap_answers import (
     HeapStringsAnswer,
 )
 from pyinspect.models.memory import ObjectInspection
-from pyinspect.server.errors import answer_result, error_answer, error_result, unexpected_error
+from pyinspect.server.errors import answer_result
 from pyinspect.server.heap_guide import register_prompt
-from pyinspect.server.tooling import ERROR_SHAPES
+from pyinspect.server.tooling import add_tool, wire_result
 from pyinspect.session import Session
 
 __all__ = ["register"]
@@ -116,30 +113,9 @@ async def _in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], 
 
 def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[BaseModel], title: str,
          read_only: bool = True) -> None:
-    """Register an async tool with the envelope for every PyInspectError (tooling.add_tool's
-    rules, for tools that need the request's Context)."""
-    @functools.wraps(fn)
-    async def run_tool(*args: Any, **kwargs: Any) -> CallToolResult:
-        try:
-            answer = await fn(*args, **kwargs)
-            if isinstance(answer, HeapObjectAnswer):  # object_inspect's shape keeps its nulls
-                data = answer.wire()
-                return CallToolResult(content=[TextContent(type="text", text=json.dumps(data))],
-                                      structured_content=data)
-            return answer_result(answer)
-        except PyInspectError as exc:
-            return error_result(error_answer(exc))
-        except Exception as exc:
-            log.exception("tool %s failed", fn.__name__)
-            return error_result(error_answer(unexpected_error(exc)))
-
-    signature = inspect.signature(fn, eval_str=True)
-    run_tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        return_annotation=Annotated[CallToolResult, output])
-    ERROR_SHAPES[fn.__name__] = error_answer
-    mcp.add_tool(run_tool, name=fn.__name__, title=title, description=inspect.getdoc(fn),
-                 annotations=ToolAnnotations(read_only_hint=read_only, destructive_hint=False,
-                                             idempotent_hint=read_only, open_world_hint=False))
+    """A heap tool: async (it takes the request's Context); heap_object keeps object_inspect's nulls."""
+    add_tool(mcp, fn, output, read_only=read_only, title=title,
+             result=wire_result if output is HeapObjectAnswer else answer_result)
 
 
 def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[], object]:

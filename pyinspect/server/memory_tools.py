@@ -8,15 +8,11 @@ where the others say VARIABLE_UNAVAILABLE or EVAL_EXCEPTION, as its contract doe
 
 from __future__ import annotations
 
-import functools
-import inspect
-import json
 import logging
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from pyinspect import memory_reads
 from pyinspect.errors import ErrorCode, PyInspectError
@@ -27,7 +23,7 @@ from pyinspect.models.memory import (
     ObjectInspection,
     ObjectSummarizeAnswer,
 )
-from pyinspect.server.errors import error_answer, error_result, unexpected_error
+from pyinspect.server.errors import error_answer
 from pyinspect.server.parameters import (
     Depth,
     Expression,
@@ -36,7 +32,7 @@ from pyinspect.server.parameters import (
     ThreadId,
     TimeoutMs,
 )
-from pyinspect.server.tooling import ERROR_SHAPES, ErrorShape
+from pyinspect.server.tooling import add_tool, wire_result
 from pyinspect.session import Session
 
 __all__ = ["register"]
@@ -49,28 +45,6 @@ def inspect_answer(exc: PyInspectError) -> dict[str, Any]:
     if exc.code in (ErrorCode.VARIABLE_UNAVAILABLE, ErrorCode.EVAL_EXCEPTION):
         exc = PyInspectError(exc.message, code=ErrorCode.INVALID_REFERENCE)
     return error_answer(exc)
-
-
-def _add(mcp: MCPServer, fn: Callable[..., Any], output: type[Any], error_shape: ErrorShape, title: str) -> None:
-    """Register like tooling.add_tool, but keep the contracts' explicit nulls."""
-    @functools.wraps(fn)
-    def run_tool(*args: Any, **kwargs: Any) -> CallToolResult:
-        try:
-            data = fn(*args, **kwargs).wire()
-        except PyInspectError as exc:
-            return error_result(error_shape(exc))
-        except Exception as exc:
-            log.exception("tool %s failed", fn.__name__)
-            return error_result(error_shape(unexpected_error(exc)))
-        return CallToolResult(content=[TextContent(type="text", text=json.dumps(data))], structured_content=data)
-
-    signature = inspect.signature(fn, eval_str=True)
-    run_tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        return_annotation=Annotated[CallToolResult, output])
-    ERROR_SHAPES[fn.__name__] = error_shape
-    mcp.add_tool(run_tool, name=fn.__name__, title=title, description=inspect.getdoc(fn),
-                 annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False,
-                                             idempotent_hint=True, open_world_hint=False))
 
 
 def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
@@ -108,6 +82,9 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
                                                    frame_index, timeout_ms)
         return CollectionAnalyzeAnswer(summary=analysis)
 
-    _add(mcp, object_inspect, ObjectInspectAnswer, inspect_answer, "Inspect Object")
-    _add(mcp, object_summarize, ObjectSummarizeAnswer, error_answer, "Summarize Object")
-    _add(mcp, collection_analyze, CollectionAnalyzeAnswer, error_answer, "Analyze Collection")
+    add_tool(mcp, object_inspect, ObjectInspectAnswer, read_only=True, error_shape=inspect_answer,
+             title="Inspect Object", result=wire_result)
+    add_tool(mcp, object_summarize, ObjectSummarizeAnswer, read_only=True, title="Summarize Object",
+             result=wire_result)
+    add_tool(mcp, collection_analyze, CollectionAnalyzeAnswer, read_only=True, title="Analyze Collection",
+             result=wire_result)
