@@ -160,7 +160,15 @@ class DapChannel:
             pass
 
     def _fail_everything(self, error: AdapterError) -> None:
+        """Tell the listeners first, then fail every request: whoever sees a request fail
+        with ADAPTER_DIED then also sees the session's state say why (no window between)."""
         died = error if isinstance(error, AdapterDiedError) else AdapterDiedError(error.message)
+        closed = {"type": "event", "event": "pyinspect.adapterClosed", "body": {"message": died.message}}
+        for listener in list(self._listeners):
+            try:
+                listener(closed)
+            except Exception:
+                log.exception("DAP listener failed on adapter close")
         with self._events_changed:
             self._closed_error = died
             pending = list(self._pending.values())
@@ -169,12 +177,6 @@ class DapChannel:
         for command, future in pending:
             future.set_exception(AdapterDiedError(f"{died.message} while waiting for {command}",
                                                   command=command))
-        closed = {"type": "event", "event": "pyinspect.adapterClosed", "body": {"message": died.message}}
-        for listener in list(self._listeners):
-            try:
-                listener(closed)
-            except Exception:
-                log.exception("DAP listener failed on adapter close")
 
     def close(self, timeout: float = 5.0) -> bool:
         """Close our side; True when the reader saw the end within `timeout`."""
