@@ -15,6 +15,7 @@ with context (pid, address, command, seq) attached.
     │   └── DumpError
     ├── HeapError                  reading memory through ClrMD
     │   ├── NotAnObjectError       an address that is not a managed object
+    │   ├── UnknownTypeError       a type name with no object in the heap
     │   └── HeapReadError          any other ClrMD failure
     ├── AdapterError               the DAP adapter and its protocol
     │   ├── AdapterDiedError       the adapter process ended; pending requests fail
@@ -29,7 +30,9 @@ with context (pid, address, command, seq) attached.
         │   └── EvaluationNeedsCallError   read-only, but the expression needs a func-eval
         ├── NotCollectionError
         ├── DepthExceededError
-        └── NoExceptionError
+        ├── NoExceptionError
+        ├── NoHeapError            no heap open for the heap tools
+        └── UnknownSnapshotError   a heap snapshot id never taken
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ __all__ = [
     "HeapReadError",
     "InvalidParameterError",
     "NoExceptionError",
+    "NoHeapError",
     "NoSessionError",
     "NotAnObjectError",
     "NotCollectionError",
@@ -63,7 +67,9 @@ __all__ = [
     "TargetError",
     "UnknownBreakpointError",
     "UnknownFrameError",
+    "UnknownSnapshotError",
     "UnknownThreadError",
+    "UnknownTypeError",
     "VariableUnavailableError",
 ]
 
@@ -96,6 +102,9 @@ class ErrorCode(StrEnum):
     UNKNOWN_TOOL = "UNKNOWN_TOOL"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     NO_EXCEPTION = "NO_EXCEPTION"
+    NO_HEAP = "NO_HEAP"
+    UNKNOWN_TYPE = "UNKNOWN_TYPE"
+    UNKNOWN_SNAPSHOT = "UNKNOWN_SNAPSHOT"
 
 
 class PyInspectError(Exception):
@@ -154,6 +163,10 @@ class NotAnObjectError(HeapError):
 
 class HeapReadError(HeapError):
     code = ErrorCode.HEAP_READ_ERROR
+
+
+class UnknownTypeError(HeapError):
+    code = ErrorCode.UNKNOWN_TYPE
 
 
 class AdapterError(PyInspectError):
@@ -230,3 +243,13 @@ class NoExceptionError(SessionError):
     """exception_get at a stop that is not an exception stop."""
 
     code = ErrorCode.NO_EXCEPTION
+
+
+class NoHeapError(SessionError):
+    """A heap tool with nothing to read: no heap_attach, dump_open or paused debug session."""
+
+    code = ErrorCode.NO_HEAP
+
+
+class UnknownSnapshotError(SessionError):
+    code = ErrorCode.UNKNOWN_SNAPSHOT

@@ -36,6 +36,8 @@ class GraphMethods:
     def graph(self, refresh: bool = False, progress: bool = True) -> HeapGraph:
         """The heap graph snapshot (built on first use, with a progress bar)."""
         if self._graph is None or refresh:
+            if refresh:
+                self.reader.flush()  # a live process ran since: ClrMD's cached memory is stale
             with walk_progress(notebook=True, disable=not progress) as advance:
                 self._graph = self.reader.graph(advance)
         return self._graph

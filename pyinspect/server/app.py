@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
 from pyinspect.server.errors import error_answer, error_result
+from pyinspect.server.heap_guide import HEAP_INSTRUCTIONS
 from pyinspect.server.tooling import ERROR_SHAPES
 from pyinspect.session import Session
 
@@ -35,13 +36,16 @@ _TOOL_MODULES = (
     "pyinspect.server.inspection_tools",
     "pyinspect.server.memory_tools",
     "pyinspect.server.process_tools",
+    "pyinspect.server.heap_tools",
 )
 
 _INSTRUCTIONS = """pyinspect debugs .NET processes. Start with breakpoint_set (optional),
 then debug_launch or debug_attach; debug_wait until the process is paused; read it with
 threads_list, stacktrace_get, variables_get and evaluate; move on with debug_step or
 debug_continue; end with debug_disconnect. Errors come back as
-{"success": false, "error": {"code", "message"}}."""
+{"success": false, "error": {"code", "message"}}.
+
+""" + HEAP_INSTRUCTIONS
 
 
 class PyInspectServer(MCPServer[Any]):
@@ -92,18 +96,23 @@ def _coded(name: str, error: PyInspectError) -> CallToolResult:
 
 def create_server(session: Session | None = None, adapter: str = "pyinspect") -> MCPServer[Any]:
     owned = session or Session(adapter=adapter)
+    closers: list[Callable[[], object]] = []  # what a tool module opened beside the session
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
         try:
             yield {"session": owned}
         finally:
+            for close in closers:
+                close()
             owned.close()
 
     mcp = PyInspectServer("pyinspect", instructions=_INSTRUCTIONS, lifespan=lifespan)
     get_session: Callable[[], Session] = lambda: owned
     for module in _TOOL_MODULES:
-        importlib.import_module(module).register(mcp, get_session)
+        closer = importlib.import_module(module).register(mcp, get_session)
+        if callable(closer):
+            closers.append(closer)
     return mcp
 
 

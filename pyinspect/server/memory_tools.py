@@ -57,6 +57,7 @@ __all__ = ["register"]
 log = logging.getLogger(__name__)
 _IMMUTABLE_ARRAY = "System.Collections.Immutable.ImmutableArray"
 _LEADING_NAME = re.compile(r"\s*@?([A-Za-z_]\w*)")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{1,16}")
 
 
 def inspect_answer(exc: PyInspectError) -> dict[str, Any]:
@@ -119,6 +120,10 @@ def inspect_object(session: Session, object_ref: str, depth: int, thread_id: int
         raise DepthExceededError(f"depth {depth} exceeds the limit of 10", depth=depth)
     if depth < 1:
         raise InvalidParameterError(f"depth must be 1-10, got {depth}")
+    if _ADDRESS.fullmatch(object_ref.strip()):  # an address from the heap tools (a literal is never an object)
+        session.require_paused()
+        data = session.heap().object(object_ref.strip(), depth=depth).to_inspection()
+        return ObjectInspectAnswer(inspection=ObjectInspection.model_validate(data))
     value = _resolve(session, object_ref, thread_id, frame_index)
     if value.is_null:
         return ObjectInspectAnswer(inspection=ObjectInspection(address=None, type_name=value.type_name, size=0,

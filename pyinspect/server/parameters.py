@@ -63,7 +63,7 @@ Expression = Annotated[str, Field(description="C# expression: names, member acce
 Format = Annotated[Literal["default", "hex", "binary"], Field(description="How integers are rendered")]
 
 # memory
-ObjectRef = Annotated[str, Field(description="Variable name or expression naming an object")]
+ObjectRef = Annotated[str, Field(description="Variable name or expression naming an object, or its address (0x...)")]
 Depth = Annotated[int, Field(description="Levels of references to expand (1-10)")]
 Subject = Annotated[str, Field(description="Variable name or expression (a local, this.field, a path)")]
 Preview = Annotated[int, Field(description="How many first/last elements to include (1-50)")]

@@ -27,9 +27,14 @@ pytestmark = pytest.mark.asyncio
 
 READ_ONLY = {"debug_state", "debug_wait", "breakpoint_list", "threads_list", "stacktrace_get", "variables_get",
              "evaluate", "object_inspect", "object_summarize", "collection_analyze", "process_list",
-             "process_output", "exception_get"}
+             "process_output", "exception_get",
+             # the heap tools: opening a heap (heap_attach, dump_open) reads it and changes nothing
+             "heap_attach", "dump_open", "heap_close", "heap_stats", "heap_instances", "heap_retention",
+             "heap_retained", "heap_strings", "heap_segments", "heap_finalizer_queue", "heap_snapshot", "heap_diff",
+             "heap_object"}
 CHANGING = {"debug_launch", "debug_attach", "debug_disconnect", "debug_continue", "debug_pause", "debug_step",
-            "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception", "evaluate_with_calls"}
+            "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception", "evaluate_with_calls",
+            "dump_create"}  # writes a file
 CONTRACT_TITLES = {"object_inspect": "Inspect Object", "object_summarize": "Summarize Object",
                    "collection_analyze": "Analyze Collection"}
 

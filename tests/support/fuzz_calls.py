@@ -45,6 +45,8 @@ def _safe(name: str, value: Any) -> Any:
     if name in ("program", "cwd", "path", "dump") and isinstance(value, str) and value.strip() \
             and os.path.exists(value):
         return "/nonexistent/" + value.strip("/")[:50]
+    if name == "path" and isinstance(value, str) and value.startswith("/"):  # dump_create writes files
+        return "/nonexistent/" + value.strip("/")[:50]
     return value
 
 

@@ -70,6 +70,15 @@ async function story(client, name) {
   await c.error('object_summarize', { expression: 'customer' }, 'NO_SESSION');
   await c.error('exception_get', {}, 'NO_SESSION');
   await c.error('process_output', {}, 'NO_SESSION');
+  for (const tool of ['heap_stats', 'heap_retained', 'heap_strings', 'heap_segments', 'heap_finalizer_queue',
+    'heap_snapshot']) await c.error(tool, {}, 'NO_HEAP');
+  await c.error('heap_instances', { type_name: 'System.String' }, 'NO_HEAP');
+  await c.error('heap_retention', { address: '0x1000' }, 'NO_HEAP');
+  await c.error('heap_diff', {}, 'UNKNOWN_SNAPSHOT');
+  await c.error('heap_close', {}, 'INVALID_PARAMETER');
+  await c.error('heap_attach', { pid: 999999999 }, 'PROCESS_NOT_FOUND');
+  await c.error('dump_open', { path: plan.source }, 'DUMP_ERROR');
+  await c.error('dump_create', { path: `${plan.truth_dir}/never-${name}.dmp` }, 'INVALID_PARAMETER');
   await c.error('debug_launch', { program: '/no/such/program.dll' }, 'INVALID_PARAMETER');
   await c.error('debug_attach', { pid: 999999999 }, 'PROCESS_NOT_FOUND');
   await c.error('breakpoint_set', { file: plan.source, line: 0 }, 'INVALID_PARAMETER');
@@ -103,6 +112,26 @@ async function story(client, name) {
   await c.success('collection_analyze', { expression: plan.collection });
   await c.error('collection_analyze', { expression: plan.object }, 'NOT_COLLECTION');
   await c.error('exception_get', {}, 'NO_EXCEPTION');
+  // the paused debuggee's heap
+  const stats = await c.success('heap_stats', { filter: 'live', top: 5 });
+  assert.equal(stats.source.kind, 'debug_session', JSON.stringify(stats.source));
+  const strings = await c.success('heap_instances', { type_name: 'System.String', count: 2 });
+  await c.error('heap_instances', { type_name: 'No.Such.Type' }, 'UNKNOWN_TYPE');
+  await c.success('heap_retention', { address: strings.instances[0].address });
+  await c.success('heap_retention', { expression: plan.object });
+  await c.error('heap_retention', { address: '0x10' }, 'NOT_AN_OBJECT');
+  await c.success('heap_object', { address: strings.instances[0].address });
+  await c.error('heap_object', { address: '0x10' }, 'NOT_AN_OBJECT');
+  await c.success('heap_retained', { top: 3 });
+  await c.error('heap_retained', { addresses: ['0x10'] }, 'NOT_AN_OBJECT');
+  await c.success('heap_strings', { top: 3 });
+  await c.success('heap_segments');
+  await c.success('heap_finalizer_queue');
+  await c.error('heap_finalizer_queue', { top: 0 }, 'INVALID_PARAMETER');
+  await c.success('heap_snapshot');
+  await c.success('heap_snapshot');
+  await c.success('heap_diff');
+  await c.error('heap_diff', { before: 's99' }, 'UNKNOWN_SNAPSHOT');
   await c.success('process_output');
   await c.error('process_output', { cursor: -1 }, 'INVALID_PARAMETER');
   await c.error('debug_step', { mode: 'sideways' }, 'INVALID_PARAMETER');
@@ -130,6 +159,14 @@ async function story(client, name) {
   const output = await c.success('process_output');
   assert.equal(output.available, false, JSON.stringify(output));
   await c.success('debug_disconnect');
+
+  // a running process's heap without a debugger, and a dump of it
+  const attached = await c.success('heap_attach', { pid: plan.attach_pid });
+  assert.equal(attached.source.mayHaveChanged, true, JSON.stringify(attached));
+  const dump = await c.success('dump_create', { path: `${plan.truth_dir}/loop-${name}.dmp` });
+  await c.success('dump_open', { path: dump.path });
+  await c.success('heap_stats', { filter: 'all', top: 3 });
+  await c.success('heap_close');
 
   // a tool this test does not know yet (another issue's) still gives readable answers
   for (const tool of tools.filter((t) => !c.ok.has(t.name) && !c.failed.has(t.name))) {

@@ -1,0 +1,120 @@
+"""The heap tools' questions answered from one graph, bounded: each list holds at most
+the rows asked for and says ``truncated`` (and the total) when there were more.
+
+The bounds live here once; a face checks its counts with :func:`check_count` before any
+heap walk starts, so a bad parameter never costs a walk (and is checked once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pyinspect.errors import InvalidParameterError, UnknownTypeError
+from pyinspect.heap.graph import HeapGraph, parse_address
+from pyinspect.heap.snapshot import diff
+from pyinspect.heap_session import Taken
+from pyinspect.models.heap_answers import (
+    HeapDiffAnswer,
+    HeapFinalizerAnswer,
+    HeapInstancesAnswer,
+    HeapRetainedAnswer,
+    HeapRetentionAnswer,
+    HeapSegmentsAnswer,
+    HeapSource,
+    HeapStatsAnswer,
+    HeapStringsAnswer,
+)
+
+__all__ = [
+    "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "check_count", "diff_answer", "finalizer_answer",
+    "instances_answer", "retained_answer", "retention_answer", "segments_answer", "stats_answer",
+    "strings_answer",
+]
+
+MAX_ROWS = 1000
+MAX_ADDRESSES = 100
+MAX_SEGMENTS = 200
+MAX_PATHS = 10
+
+
+def check_count(name: str, value: int, limit: int = MAX_ROWS) -> int:
+    if not 1 <= value <= limit:
+        raise InvalidParameterError(f"{name} must be 1-{limit}, got {value}", parameter=name)
+    return value
+
+
+def stats_answer(graph: HeapGraph, source: HeapSource, which: str, top: int) -> HeapStatsAnswer:
+    rows = graph.stats(which)
+    return HeapStatsAnswer(source=source, filter=which, types=tuple(rows[:top]),  # type: ignore[arg-type]
+                           total_types=len(rows), truncated=len(rows) > top, summary=graph.summary())
+
+
+def instances_answer(graph: HeapGraph, source: HeapSource, type_name: str, start: int,
+                     count: int) -> HeapInstancesAnswer:
+    """Instances in address order; an unknown type is UNKNOWN_TYPE (with the nearest names)."""
+    if start < 0:
+        raise InvalidParameterError(f"start must be 0 or more, got {start}", start=start)
+    every = {row.type: row.count for row in graph.stats("all")}
+    if type_name not in every:
+        raise UnknownTypeError(f"no object of type {type_name!r} in this heap{_suggest(type_name, every)}; "
+                               "give the full name (Namespace.Type, generics as List`1[...]; see heap_stats)",
+                               type_name=type_name)
+    total = every[type_name]
+    rows = graph.instances(type_name, start, count) if start < total else []
+    end = start + len(rows)
+    return HeapInstancesAnswer(source=source, type_name=type_name, instances=tuple(rows), total=total, start=start,
+                               next_start=end if end < total else None, truncated=end < total)
+
+
+def _suggest(type_name: str, known: Sequence[str] | dict[str, int]) -> str:
+    short = type_name.rsplit(".", 1)[-1].lower()
+    close = sorted(name for name in known if name.lower().endswith(short) or short in name.lower())[:5]
+    return f" (did you mean: {', '.join(close)}?)" if close and short else ""
+
+
+def retention_answer(graph: HeapGraph, source: HeapSource, address: int, max_paths: int) -> HeapRetentionAnswer:
+    return HeapRetentionAnswer(source=source, retention=graph.paths(address, max_paths))
+
+
+def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[str] | None, top: int,
+                    by_type: bool) -> HeapRetainedAnswer:
+    """The given objects' retained sizes, else the top retainers (objects or, by_type, types)."""
+    if addresses:
+        if by_type:
+            raise InvalidParameterError("give addresses or by_type, not both")
+        if len(addresses) > MAX_ADDRESSES:
+            raise InvalidParameterError(f"at most {MAX_ADDRESSES} addresses, got {len(addresses)}")
+        wanted = [parse_address(a) for a in addresses]
+        return HeapRetainedAnswer(source=source, objects=tuple(graph.retained(wanted)), truncated=False)
+    if by_type:
+        types = graph.retained_by_type(top + 1)
+        return HeapRetainedAnswer(source=source, types=tuple(types[:top]), truncated=len(types) > top)
+    objects = graph.retained(None, top + 1)
+    return HeapRetainedAnswer(source=source, objects=tuple(objects[:top]), truncated=len(objects) > top)
+
+
+def strings_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapStringsAnswer:
+    """Duplicated string values, most wasted bytes first; wasted_bytes counts them all."""
+    rows = graph.duplicate_strings(None)
+    return HeapStringsAnswer(source=source, strings=tuple(rows[:top]), wasted_bytes=sum(r.wasted_bytes for r in rows),
+                             truncated=len(rows) > top)
+
+
+def segments_answer(graph: HeapGraph, source: HeapSource) -> HeapSegmentsAnswer:
+    layout = graph.layout()
+    return HeapSegmentsAnswer(source=source, generations=layout.generations,
+                              segments=layout.segments[:MAX_SEGMENTS], total_segments=len(layout.segments),
+                              truncated=len(layout.segments) > MAX_SEGMENTS)
+
+
+def finalizer_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapFinalizerAnswer:
+    rows = graph.finalizer_queue()
+    return HeapFinalizerAnswer(source=source, types=tuple(rows[:top]), ready=sum(r.ready for r in rows),
+                               truncated=len(rows) > top)
+
+
+def diff_answer(before: Taken, after: Taken, top: int) -> HeapDiffAnswer:
+    """What grew from before to after, per type; largest growth in bytes first."""
+    rows = diff(before[1], after[1])
+    return HeapDiffAnswer(before=before[0], after=after[0], before_source=before[2], after_source=after[2],
+                          changes=tuple(rows[:top]), total_changes=len(rows), truncated=len(rows) > top)

@@ -1,0 +1,152 @@
+"""Answers of the MCP heap tools: the heap graph's rows (the CLI's ``--json`` rows) inside
+an envelope that says which heap was read, how fresh it is, and what was left out.
+
+camelCase on the wire like the rows they carry; lists are bounded and say ``truncated``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from pyinspect.models.heapgraph import (
+    DuplicateString,
+    FinalizerStat,
+    GenerationStat,
+    GraphSummary,
+    GraphTypeStat,
+    Instance,
+    RetainedObject,
+    RetentionPaths,
+    SegmentStat,
+    TypeDelta,
+)
+from pyinspect.models.memory import ObjectInspectAnswer, ObjectInspection
+
+__all__ = [
+    "DumpCreateAnswer", "HeapCloseAnswer", "HeapDiffAnswer", "HeapFinalizerAnswer", "HeapInstancesAnswer", "HeapObjectAnswer", "HeapOpenAnswer",
+    "HeapRetainedAnswer", "HeapRetentionAnswer", "HeapSegmentsAnswer", "HeapSnapshotAnswer", "HeapSource",
+    "HeapStatsAnswer", "HeapStringsAnswer", "SourceKind",
+]
+
+SourceKind = Literal["debug_session", "process", "dump"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+
+class HeapSource(_Model):
+    """Which heap an answer was read from, and whether it may have changed since."""
+
+    kind: SourceKind
+    description: str
+    pid: int | None = None
+    path: str | None = None
+    snapshot_age_seconds: float
+    may_have_changed: bool
+    warning: str | None = None
+
+
+class HeapOpenAnswer(_Model):
+    source: HeapSource
+    message: str
+
+
+class HeapCloseAnswer(_Model):
+    message: str
+
+
+class DumpCreateAnswer(_Model):
+    path: str
+    pid: int
+    size_bytes: int
+    message: str
+
+
+class HeapStatsAnswer(_Model):
+    source: HeapSource
+    filter: Literal["live", "dead", "all"]
+    types: tuple[GraphTypeStat, ...]
+    total_types: int
+    truncated: bool
+    summary: GraphSummary
+
+
+class HeapInstancesAnswer(_Model):
+    source: HeapSource
+    type_name: str
+    instances: tuple[Instance, ...]
+    total: int
+    start: int
+    next_start: int | None = None
+    truncated: bool
+
+
+class HeapRetentionAnswer(_Model):
+    source: HeapSource
+    retention: RetentionPaths
+
+
+class HeapRetainedAnswer(_Model):
+    """Objects (given addresses or the top retainers), or per type when by_type."""
+
+    source: HeapSource
+    objects: tuple[RetainedObject, ...] | None = None
+    types: tuple[GraphTypeStat, ...] | None = None
+    truncated: bool
+
+
+class HeapStringsAnswer(_Model):
+    source: HeapSource
+    strings: tuple[DuplicateString, ...]
+    wasted_bytes: int
+    truncated: bool
+
+
+class HeapSnapshotAnswer(_Model):
+    source: HeapSource
+    snapshot_id: str
+    snapshots: tuple[str, ...]
+    summary: GraphSummary
+
+
+class HeapDiffAnswer(_Model):
+    """Per type change from the snapshot `before` to `after`, each with the heap it was taken of."""
+
+    before: str
+    after: str
+    before_source: HeapSource
+    after_source: HeapSource
+    changes: tuple[TypeDelta, ...]
+    total_changes: int
+    truncated: bool
+
+
+class HeapSegmentsAnswer(_Model):
+    source: HeapSource
+    generations: tuple[GenerationStat, ...]
+    segments: tuple[SegmentStat, ...]
+    total_segments: int
+    truncated: bool
+
+
+class HeapFinalizerAnswer(_Model):
+    source: HeapSource
+    types: tuple[FinalizerStat, ...]
+    ready: int
+    truncated: bool
+
+
+class HeapObjectAnswer(_Model):
+    """object_inspect's ``inspection`` of an address, in whichever heap is open."""
+
+    source: HeapSource
+    inspection: ObjectInspection
+
+    def wire(self) -> dict[str, Any]:
+        """The inspection exactly as object_inspect answers it (explicit nulls kept)."""
+        return {"source": self.source.model_dump(mode="json", by_alias=True, exclude_none=True),
+                "inspection": ObjectInspectAnswer(inspection=self.inspection).wire()["inspection"]}

@@ -1,0 +1,45 @@
+"""What the server teaches an agent about memory: the leak workflow, in the server's
+instructions and as the ``find_memory_leak`` prompt."""
+
+from __future__ import annotations
+
+from mcp.server.mcpserver import MCPServer
+
+__all__ = ["HEAP_INSTRUCTIONS", "leak_hunt", "register_prompt"]
+
+HEAP_INSTRUCTIONS = """For memory (a leak, a spike, high memory): open a heap with heap_attach {pid} (the
+process keeps running, no debugger), dump_open {path} (dump_create writes one), or use a
+paused debug session. Then: heap_stats (what is live, by type); for a leak heap_snapshot,
+exercise the program, heap_snapshot, heap_diff (what grew, growth first); heap_instances of
+the top type for addresses; heap_retention {address} (the static, handle or stack frame
+that keeps it alive, each field on the way); heap_retained (what freeing it would save).
+heap_strings, heap_segments and heap_finalizer_queue for duplicates, fragmentation and
+finalizers. Every heap answer names its source and says mayHaveChanged for a live process."""
+
+
+def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:
+    """The steps of a leak hunt, with the tool calls in order."""
+    opening = (f"1. heap_attach {{\"pid\": {pid}}} (the process keeps running)." if pid is not None else
+               "1. Open the heap: heap_attach {pid} for a running process, dump_open {path} for a dump, "
+               "or pause a debug session (debug_launch/debug_attach, then a breakpoint or debug_pause).")
+    exercise = scenario or "the operation suspected of leaking (repeat it enough times to stand out)"
+    return "\n".join([
+        "Find what leaks memory in this .NET process, with pyinspect's heap tools:",
+        opening,
+        "2. heap_stats {\"filter\": \"live\"}: the biggest live types now.",
+        "3. heap_snapshot (note its snapshotId).",
+        f"4. Exercise the program: {exercise}. In a debug session, debug_continue and pause again.",
+        "5. heap_snapshot again, then heap_diff: the first rows (largest sizeDelta, countDelta) are the suspects.",
+        "6. heap_instances {\"type_name\": <the top type>} for addresses of its objects.",
+        ("7. heap_retention {\"address\": <one of them>}: the root (a static field, a handle, a stack frame) and "
+        "each field on the path that keeps it alive."),
+        "8. heap_retained {\"addresses\": [<the holder on that path>]}: how many bytes it keeps alive.",
+        ("Report: the leaking type, its growth per exercise, the chain of fields from the root, and the fix "
+        "(remove the entries, bound the cache, unsubscribe the event, dispose)."),
+    ])
+
+
+def register_prompt(mcp: MCPServer) -> None:
+    mcp.prompt(name="find_memory_leak", title="Find a Memory Leak",
+               description="The leak workflow with the heap tools: snapshot, exercise, snapshot, diff, instances, "
+                           "retention path, retained size.")(leak_hunt)

@@ -1,0 +1,299 @@
+"""The heap tools: open a heap (heap_attach, dump_open, dump_create, heap_close) and ask
+it what is alive, what retains it and what grew (heap_stats ... heap_finalizer_queue).
+
+Thin: each validates its parameters, makes one call into pyinspect.heap_session /
+pyinspect.heap_queries in a worker thread, and returns the model. Building a graph
+walks the whole heap: it reports MCP progress (bytes walked) and stops when the request
+is cancelled.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal, TypeVar
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from pyinspect import heap_queries as queries
+from pyinspect.errors import InvalidParameterError, PyInspectError
+from pyinspect.heap.graph import parse_address
+from pyinspect.heap.reader import ProgressCallback
+from pyinspect.heap_session import BuildCancelled, HeapWorkspace
+from pyinspect.models.heap_answers import (
+    DumpCreateAnswer,
+    HeapCloseAnswer,
+    HeapDiffAnswer,
+    HeapFinalizerAnswer,
+    HeapInstancesAnswer,
+    HeapObjectAnswer,
+    HeapOpenAnswer,
+    HeapRetainedAnswer,
+    HeapRetentionAnswer,
+    HeapSegmentsAnswer,
+    HeapSnapshotAnswer,
+    HeapStatsAnswer,
+    HeapStringsAnswer,
+)
+from pyinspect.models.memory import ObjectInspection
+from pyinspect.server.errors import answer_result, error_answer, error_result, unexpected_error
+from pyinspect.server.heap_guide import register_prompt
+from pyinspect.server.tooling import ERROR_SHAPES
+from pyinspect.session import Session
+
+__all__ = ["register"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+_PROGRESS_EVERY = 0.25
+
+Pid = Annotated[int, Field(description="Process id of a running .NET process")]
+OptionalPid = Annotated[int | None, Field(description="Process id (default: the heap_attach'ed process, else the "
+                                                      "debuggee)")]
+DumpPath = Annotated[str, Field(description="Path of a core dump (written by dump_create or createdump)")]
+NewDumpPath = Annotated[str, Field(description="Where to write the dump (a new file)")]
+Filter = Annotated[Literal["live", "dead", "all"], Field(description="live: reachable from roots; dead: garbage "
+                                                                      "not yet collected; all: both")]
+Top = Annotated[int, Field(description="At most this many rows (1-1000)")]
+TypeName = Annotated[str, Field(description="Full type name as heap_stats shows it, e.g. MyApp.Order")]
+Start = Annotated[int, Field(description="Position of the first instance (0; or next_start of the previous page)")]
+Count = Annotated[int, Field(description="At most this many instances (1-1000)")]
+Address = Annotated[str | None, Field(description="Object address, 0x... (from heap_instances, heap_retained, "
+                                                  "object_inspect)")]
+Addresses = Annotated[list[str] | None, Field(description="Object addresses (0x...; at most 100); none: the top "
+                                                         "retainers")]
+ByType = Annotated[bool, Field(description="Retained size per type instead of per object")]
+Expr = Annotated[str | None, Field(description="Instead of address: a C# expression in the paused debug session "
+                                               "naming the object (e.g. this._cache)")]
+MaxPaths = Annotated[int, Field(description="At most this many shortest paths (1-10)")]
+ObjectAddress = Annotated[str, Field(description="Object address, 0x... (from heap_instances, heap_retained, "
+                                                  "heap_retention)")]
+Depth = Annotated[int, Field(description="Levels of references to expand (1-10)")]
+SnapshotId = Annotated[str | None, Field(description="Snapshot id from heap_snapshot (default: the last two taken)")]
+
+
+def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> ProgressCallback:
+    """Called in the worker thread between walk batches: stop when cancelled, else tell
+    the client how far the walk is (at most every 0.25 s, and at the end)."""
+    last = [0.0]
+
+    def report(walked: int, total: int) -> None:
+        if cancelled.is_set():
+            log.info("heap walk stopped at %d of %d bytes: the request was cancelled", walked, total)
+            raise BuildCancelled("the request was cancelled")
+        now = time.monotonic()
+        if now - last[0] < _PROGRESS_EVERY and walked < total:
+            return
+        last[0] = now
+        try:
+            anyio.from_thread.run(functools.partial(ctx.report_progress, walked, total, "walking the heap (bytes)"))
+        except Exception:
+            log.debug("progress not delivered", exc_info=True)
+
+    return report
+
+
+async def _in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], T]) -> T:
+    """Run work(progress) in a worker thread; a cancelled request stops it at its next batch."""
+    cancelled = threading.Event()
+    try:
+        return await anyio.to_thread.run_sync(lambda: work(_progress_reporter(ctx, cancelled)),
+                                              abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        cancelled.set()
+        raise
+
+
+def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[BaseModel], title: str,
+         read_only: bool = True) -> None:
+    """Register an async tool with the envelope for every PyInspectError (tooling.add_tool's
+    rules, for tools that need the request's Context)."""
+    @functools.wraps(fn)
+    async def run_tool(*args: Any, **kwargs: Any) -> CallToolResult:
+        try:
+            answer = await fn(*args, **kwargs)
+            if isinstance(answer, HeapObjectAnswer):  # object_inspect's shape keeps its nulls
+                data = answer.wire()
+                return CallToolResult(content=[TextContent(type="text", text=json.dumps(data))],
+                                      structured_content=data)
+            return answer_result(answer)
+        except PyInspectError as exc:
+            return error_result(error_answer(exc))
+        except Exception as exc:
+            log.exception("tool %s failed", fn.__name__)
+            return error_result(error_answer(unexpected_error(exc)))
+
+    signature = inspect.signature(fn, eval_str=True)
+    run_tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        return_annotation=Annotated[CallToolResult, output])
+    ERROR_SHAPES[fn.__name__] = error_answer
+    mcp.add_tool(run_tool, name=fn.__name__, title=title, description=inspect.getdoc(fn),
+                 annotations=ToolAnnotations(read_only_hint=read_only, destructive_hint=False,
+                                             idempotent_hint=read_only, open_world_hint=False))
+
+
+def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[], object]:
+    """Add the heap tools and the leak-hunt prompt; answers the workspace's close."""
+    heaps = HeapWorkspace(get_session)
+    _register_sources(mcp, heaps)
+    _register_questions(mcp, heaps)
+    _register_history(mcp, heaps)
+    register_prompt(mcp)
+    return heaps.close
+
+
+def _register_sources(mcp: MCPServer, heaps: HeapWorkspace) -> None:
+    async def heap_attach(pid: Pid, ctx: Context[Any, Any]) -> HeapOpenAnswer:
+        """Open a running .NET process's heap for the heap tools, with no debugger: the
+        process is not stopped and keeps running (answers then carry mayHaveChanged and
+        a warning; heap_snapshot re-reads it). Replaces any heap opened before; the heap
+        tools read it until heap_close. Use it on a live service that must not pause."""
+        source = await _in_thread(ctx, lambda _: heaps.attach(pid))
+        return HeapOpenAnswer(source=source, message=f"the heap tools now read process {pid} (it keeps running)")
+
+    async def dump_open(path: DumpPath, ctx: Context[Any, Any]) -> HeapOpenAnswer:
+        """Open a core dump's heap for the heap tools (nothing changes: answers are exact for
+        the moment of the dump). Replaces any heap opened before; heap_close returns to the
+        paused debug session. A file that is no dump of a .NET process answers DUMP_ERROR."""
+        source = await _in_thread(ctx, lambda _: heaps.open_dump(path))
+        return HeapOpenAnswer(source=source, message=f"the heap tools now read the dump {source.path}")
+
+    async def dump_create(path: NewDumpPath, ctx: Context[Any, Any], pid: OptionalPid = None) -> DumpCreateAnswer:
+        """Write a full-heap core dump of a running .NET process with its own runtime's
+        createdump (pid default: the heap_attach'ed process, else the debuggee), to read
+        later or elsewhere with dump_open. Takes seconds; the process continues after."""
+        made, target = await _in_thread(ctx, lambda _: heaps.create_dump(pid, path))
+        return DumpCreateAnswer(path=str(made), pid=target, size_bytes=made.stat().st_size,
+                                message=f"wrote a full-heap dump of process {target}; dump_open reads it")
+
+    async def heap_close(ctx: Context[Any, Any]) -> HeapCloseAnswer:
+        """Close the heap opened by heap_attach or dump_open (the process is left as it was);
+        the heap tools then read the paused debug session's process, if any."""
+        closed = await _in_thread(ctx, lambda _: heaps.close())
+        if not closed:
+            raise InvalidParameterError("no heap is open (heap_attach or dump_open opens one)")
+        return HeapCloseAnswer(message="closed; the heap tools read the paused debug session's process, if any")
+
+    _add(mcp, heap_attach, HeapOpenAnswer, "Open a Process's Heap")
+    _add(mcp, dump_open, HeapOpenAnswer, "Open a Core Dump")
+    _add(mcp, dump_create, DumpCreateAnswer, "Write a Core Dump", read_only=False)
+    _add(mcp, heap_close, HeapCloseAnswer, "Close the Heap")
+
+
+def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
+    async def heap_stats(ctx: Context[Any, Any], filter: Filter = "live",
+                         top: Top = 20) -> HeapStatsAnswer:
+        """Count and bytes per type, largest first: live objects (reachable), dead ones
+        (garbage not yet collected) or all; with retainedSize per type. Start here when
+        memory is high. Reads the heap opened by heap_attach/dump_open, else the paused
+        debuggee; the first call walks the whole heap (progress reported)."""
+        queries.check_count("top", top)
+        return await _in_thread(ctx, lambda p: queries.stats_answer(*heaps.graph(p), filter, top))
+
+    async def heap_instances(type_name: TypeName, ctx: Context[Any, Any], start: Start = 0,
+                             count: Count = 100) -> HeapInstancesAnswer:
+        """The instances of one type in address order, paged: address, size, generation,
+        live, retainedSize. Feed an address to heap_retention (why alive) or heap_retained."""
+        queries.check_count("count", count)
+        return await _in_thread(ctx, lambda p: queries.instances_answer(*heaps.graph(p), type_name, start, count))
+
+    async def heap_retention(ctx: Context[Any, Any], address: Address = None, expression: Expr = None,
+                             max_paths: MaxPaths = 3) -> HeapRetentionAnswer:
+        """Why is this object alive: the shortest paths from its GC roots (a static Type.Field,
+        a handle, a thread's stack frame, the finalizer queue) to it, each step named by
+        the field or [index] that holds the next object. reachable=false with complete=true
+        means garbage. Give address, or expression in a paused debug session."""
+        if (address is None) == (expression is None):
+            raise InvalidParameterError("give address or expression (one of them)")
+        queries.check_count("max_paths", max_paths, queries.MAX_PATHS)
+        where = parse_address(address) if address is not None else None
+
+        def work(progress: ProgressCallback) -> HeapRetentionAnswer:
+            target = where if where is not None else heaps.resolve_address(str(expression))
+            return queries.retention_answer(*heaps.graph(progress), target, max_paths)
+
+        return await _in_thread(ctx, work)
+
+    async def heap_retained(ctx: Context[Any, Any], addresses: Addresses = None, top: Top = 20,
+                            by_type: ByType = False) -> HeapRetainedAnswer:
+        """Retained size: the bytes that would be freed if an object went away (exact, from
+        the dominator tree). With addresses: those objects; without: the top retainers
+        (objects, or types with by_type). The biggest retainer is usually the leak's holder."""
+        queries.check_count("top", top)
+        return await _in_thread(ctx, lambda p: queries.retained_answer(*heaps.graph(p), addresses, top, by_type))
+
+    async def heap_strings(ctx: Context[Any, Any], top: Top = 20) -> HeapStringsAnswer:
+        """String values held by several objects, most wasted bytes first (count, size,
+        wastedBytes; wastedBytes in total over all duplicates). Candidates for interning
+        or caching."""
+        queries.check_count("top", top)
+        return await _in_thread(ctx, lambda p: queries.strings_answer(*heaps.graph(p), top))
+
+    async def heap_segments(ctx: Context[Any, Any]) -> HeapSegmentsAnswer:
+        """The GC heap's layout: per generation (gen0-2, LOH, POH) size, free bytes,
+        fragmentation and pinned objects, and each segment's range. For high memory that
+        is not in live objects: fragmentation, pinning, large objects."""
+        return await _in_thread(ctx, lambda p: queries.segments_answer(*heaps.graph(p)))
+
+    async def heap_finalizer_queue(ctx: Context[Any, Any], top: Top = 50) -> HeapFinalizerAnswer:
+        """Objects registered for finalization per type, and how many are ready (queued for
+        the finalizer thread). Many ready objects: a slow or blocked finalizer, or
+        undisposed IDisposables."""
+        queries.check_count("top", top)
+        return await _in_thread(ctx, lambda p: queries.finalizer_answer(*heaps.graph(p), top))
+
+    async def heap_object(address: ObjectAddress, ctx: Context[Any, Any], depth: Depth = 1) -> HeapObjectAnswer:
+        """One object by address, in object_inspect's shape (type, size, every field with its
+        offset and value, references expanded to depth 1-10), from whichever heap is open:
+        use it on addresses from heap_instances, heap_retained or heap_retention's steps."""
+        where = parse_address(address)
+
+        def work(_: ProgressCallback) -> HeapObjectAnswer:
+            reader, source = heaps.reader()
+            inspection = ObjectInspection.model_validate(reader.object(where, depth=depth).to_inspection())
+            return HeapObjectAnswer(source=source, inspection=inspection)
+
+        return await _in_thread(ctx, work)
+
+    _add(mcp, heap_object, HeapObjectAnswer, "Inspect an Object by Address")
+    _add(mcp, heap_stats, HeapStatsAnswer, "Heap Statistics by Type")
+    _add(mcp, heap_instances, HeapInstancesAnswer, "Instances of a Type")
+    _add(mcp, heap_retention, HeapRetentionAnswer, "Why Is This Object Alive")
+    _add(mcp, heap_retained, HeapRetainedAnswer, "Retained Sizes")
+    _add(mcp, heap_strings, HeapStringsAnswer, "Duplicate Strings")
+    _add(mcp, heap_segments, HeapSegmentsAnswer, "Heap Segments and Generations")
+    _add(mcp, heap_finalizer_queue, HeapFinalizerAnswer, "Finalizer Queue")
+
+
+def _register_history(mcp: MCPServer, heaps: HeapWorkspace) -> None:
+    async def heap_snapshot(ctx: Context[Any, Any]) -> HeapSnapshotAnswer:
+        """Read the heap afresh and keep its live objects per type (count, bytes, retained)
+        under an id (s1, s2...). The leak workflow: heap_snapshot, exercise the program
+        (or wait), heap_snapshot, then heap_diff. Also refreshes what the other tools read."""
+        def work(progress: ProgressCallback) -> HeapSnapshotAnswer:
+            snapshot_id, taken, source = heaps.snapshot(progress)
+            return HeapSnapshotAnswer(source=source, snapshot_id=snapshot_id, snapshots=heaps.snapshot_ids(),
+                                      summary=taken.summary)
+
+        return await _in_thread(ctx, work)
+
+    async def heap_diff(ctx: Context[Any, Any], before: SnapshotId = None, after: SnapshotId = None,
+                        top: Top = 20) -> HeapDiffAnswer:
+        """What grew between two snapshots, per type (countDelta, sizeDelta, retainedDelta),
+        largest growth first; default: the last two heap_snapshot ids. The first rows are
+        the leak suspects: list them with heap_instances, then heap_retention on one."""
+        queries.check_count("top", top)
+        return await _in_thread(ctx, lambda _: queries.diff_answer(*heaps.pair(before, after), top))
+
+    _add(mcp, heap_snapshot, HeapSnapshotAnswer, "Take a Heap Snapshot")
+    _add(mcp, heap_diff, HeapDiffAnswer, "Compare Two Heap Snapshots")
