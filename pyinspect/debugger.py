@@ -7,6 +7,7 @@
     dbg.locals()                    # DataFrame: name, type, value, scope, has_children
     dbg.eval("order.Total")         # '12.5'
     dbg.collection("orders")        # CollectionAnalysis read from the heap
+    dbg.path_to_root("orders")      # why alive: paths from its roots, stack roots name their local
     dbg.step(); dbg.cont(); dbg.close()
 
 The same Session the MCP server drives, so answers are the tools' answers; tables come
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from pyinspect.closing import ClosesOnExit
+from pyinspect.debugger_heap import HeapPathMethods
 from pyinspect.errors import (
     DepthExceededError,
     InvalidParameterError,
@@ -40,7 +42,7 @@ __all__ = ["Debugger", "debug_attach", "launch"]
 BreakpointSpec = tuple[str, int]
 
 
-class Debugger(ClosesOnExit):
+class Debugger(HeapPathMethods, ClosesOnExit):
     """One debug session for interactive use; ``close()`` (or ``with``) ends it the way
     debug_disconnect does: a launched program is terminated, an attached one detached."""
 
