@@ -12,6 +12,7 @@ The frames are read through :class:`StackReader` (pyinspect.stack_names reads th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -30,10 +31,42 @@ class StackReader(Protocol):
         """(name, object address) of the frame's locals and arguments that hold an object."""
 
 
+# The adapter shows compiler-generated methods as the code was written (its
+# StateMachineFrames and ClosureFrames); ClrMD shows them as compiled. Both go through
+# the same rewriting here, so they compare.
+_MOVE_NEXT = re.compile(r"^(?P<outer>.+)\.<(?P<method>[^>]+)>d__\d+\.MoveNext$")
+_LAMBDA = re.compile(r"^(?P<outer>.+?)\.<>c(?:__DisplayClass[\d_]+)?\.<(?P<method>[^>]+)>b__(?P<n>[\d_]+)$")
+_LOCAL_FUNCTION = re.compile(r"^(?P<outer>.+?)\.<(?P<method>[^>]+)>g__(?P<local>[^|]+)\|[\d_]+$")
+
+
 def method_key(signature: str) -> str:
-    """Namespace.Type.Method of a frame, as ClrMD (``Ns.Outer+Inner.M(System.Int32)``)
-    and the debugger (``Ns.Outer.Inner.M()``) both write it, so the two compare."""
-    return signature.split("(", 1)[0].replace("+", ".").strip()
+    """Namespace.Type.Method of a frame as ClrMD (``Ns.Outer+Inner<System.Int32>.M(System.Int32)``)
+    and the debugger (``Ns.Outer.Inner.M()``) both write it: nesting as dots, no type
+    arguments or arity, state machines and lambdas under the method they implement."""
+    name = _without_type_arguments(signature.split("(", 1)[0]).replace("+", ".").strip()
+    name = re.sub(r"`\d+", "", name)
+    if m := _MOVE_NEXT.match(name):
+        name = f"{m['outer']}.{m['method']}"
+    if m := _LAMBDA.match(name):
+        return f"{m['outer']}.{m['method']}.AnonymousMethod__{m['n']}"
+    if m := _LOCAL_FUNCTION.match(name):
+        return f"{m['outer']}.{m['method']}.{m['local']}"
+    return name
+
+
+def _without_type_arguments(name: str) -> str:
+    """``Cache<System.Func<int>>.Get`` as ``Cache.Get``: a ``<`` right after a name opens
+    type arguments; compiler names (``<Main>$``, ``<>c``) start after a dot."""
+    kept: list[str] = []
+    depth = 0
+    for char in name:
+        if depth:
+            depth += (char == "<") - (char == ">")
+        elif char == "<" and kept and (kept[-1].isalnum() or kept[-1] == "_"):
+            depth = 1
+        else:
+            kept.append(char)
+    return "".join(kept)
 
 
 def root_method(name: str) -> str | None:

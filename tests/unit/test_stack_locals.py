@@ -36,6 +36,16 @@ def _paths(*roots: PathRoot) -> RetentionPaths:
 def test_method_keys_of_clrmd_and_the_debugger_compare() -> None:
     assert method_key("Ns.Outer+Inner.M(System.Int32)") == method_key("Ns.Outer.Inner.M()") == "Ns.Outer.Inner.M"
     assert root_method("thread 1: Program.<Main>$(System.String[])") == "Program.<Main>$"
+    # as ClrMD and the adapter write a lambda, a generic type, a state machine, a local function
+    assert method_key("Program+<>c__DisplayClass0_0.<<Main>$>b__1()") == method_key(
+        "Program.<>c__DisplayClass0_0.<<Main>$>b__1()")
+    assert method_key("App.Worker+<>c__DisplayClass3_0.<Run>b__0()") == method_key(
+        "App.Worker.Run.AnonymousMethod__0()") == "App.Worker.Run.AnonymousMethod__0"
+    assert method_key("App.Cache<System.Func<System.Int32>>.Get(System.String)") == method_key(
+        "App.Cache.Get()") == "App.Cache.Get"
+    assert method_key("App.Cache`1.Get()") == "App.Cache.Get"
+    assert method_key("App.Jobs+<RunAsync>d__4.MoveNext()") == method_key("App.Jobs.RunAsync()")
+    assert method_key("App.Jobs.<Run>g__Helper|1_0(Int32)") == method_key("App.Jobs.Run.Helper()")
     assert root_method("thread 1: ?") is None and root_method("App.Cache.Items") is None
 
 
