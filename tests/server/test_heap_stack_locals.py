@@ -1,9 +1,10 @@
 """Stack roots named by their local: HeapGraphTruth paused under the adapter once its
-truth is written (Main blocked in Monitor.Wait, the holder thread asleep) holds a Node
+truth is written (Main blocked in Monitor.Wait, the holder thread asleep; with stdin at EOF
+the writer's Environment.Exit waits on the blocked finalizer for good) holds a Node
 only in Main's local `local` and another only in HoldOnStack's local `mine` (on its own
-thread). heap_retention of each names the local
-exactly as the source writes it, on the thread the debugger knows by the same id; the
-same process read by heap_attach (no debugger) keeps the frame and names no local."""
+thread). heap_retention of each names the local exactly as the source writes it, on the
+thread the debugger knows by the same id; the same process read by heap_attach (no
+debugger) keeps the frame and names no local."""
 
 from __future__ import annotations
 
