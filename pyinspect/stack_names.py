@@ -20,12 +20,13 @@ MAX_FRAMES = 1000
 
 
 class DapStacks:
-    """Frames and variables read when first asked; a thread's frames once per naming."""
+    """Frames and variables read when first asked, each once per naming."""
 
     def __init__(self, client: DapClient) -> None:
         self._client = client
         self._threads: set[int] | None = None
         self._frames: dict[int, list[dict[str, Any]]] = {}
+        self._variables: dict[tuple[int, int], list[tuple[str, int]]] = {}
 
     def frame_methods(self, thread: int) -> Sequence[str] | None:
         if self._threads is None:
@@ -37,13 +38,15 @@ class DapStacks:
         return [str(frame.get("name", "")) for frame in self._frames[thread]]
 
     def frame_variables(self, thread: int, frame: int) -> Sequence[tuple[str, int]]:
-        held = []
-        for scope in self._client.scopes(int(self._frames[thread][frame]["id"])):
-            for variable in self._client.variables(int(scope["variablesReference"])):
-                reference = variable.get("memoryReference")
-                if reference:
-                    held.append((str(variable.get("name", "")), int(str(reference), 16)))
-        return held
+        if (thread, frame) not in self._variables:
+            held = []
+            for scope in self._client.scopes(int(self._frames[thread][frame]["id"])):
+                for variable in self._client.variables(int(scope["variablesReference"])):
+                    reference = variable.get("memoryReference")
+                    if reference:
+                        held.append((str(variable.get("name", "")), int(str(reference), 16)))
+            self._variables[(thread, frame)] = held
+        return self._variables[(thread, frame)]
 
 
 def name_at_stop(paths: RetentionPaths, client: DapClient, at_stop: Callable[[], bool]) -> RetentionPaths:
