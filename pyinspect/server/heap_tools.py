@@ -212,7 +212,8 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         """Why is this object alive: the shortest paths from its GC roots (a static Type.Field,
         a handle, a thread's stack frame, the finalizer queue) to it, each step named by
         the field or [index] that holds the next object; a stack root read in a paused debug
-        session names its local. reachable=false with complete=true means garbage. Give address, or expression in a paused debug session."""
+        session also names its local. reachable=false with complete=true means garbage.
+        Give address, or expression in a paused debug session."""
         if (address is None) == (expression is None):
             raise InvalidParameterError("give address or expression (one of them)")
         queries.check_count("max_paths", max_paths, queries.MAX_PATHS)
