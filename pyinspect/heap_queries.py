@@ -14,6 +14,7 @@ from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.snapshot import diff
 from pyinspect.heap_session import Taken
 from pyinspect.models.heap_answers import (
+    DuplicateStringRow,
     HeapDiffAnswer,
     HeapFinalizerAnswer,
     HeapInstancesAnswer,
@@ -27,7 +28,7 @@ from pyinspect.models.heap_answers import (
 from pyinspect.models.heapgraph import RetentionPaths
 
 __all__ = [
-    "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "check_count", "diff_answer", "finalizer_answer",
+    "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count", "diff_answer", "finalizer_answer",
     "instances_answer", "retained_answer", "retention_answer", "segments_answer", "stats_answer",
     "strings_answer",
 ]
@@ -36,12 +37,24 @@ MAX_ROWS = 1000
 MAX_ADDRESSES = 100
 MAX_SEGMENTS = 200
 MAX_PATHS = 10
+MAX_STRING_CHARS = 256
 
 
 def check_count(name: str, value: int, limit: int = MAX_ROWS) -> int:
     if not 1 <= value <= limit:
         raise InvalidParameterError(f"{name} must be 1-{limit}, got {value}", parameter=name)
     return value
+
+
+def check_addresses(addresses: Sequence[str] | None, by_type: bool) -> list[int]:
+    """heap_retained's objects: at most MAX_ADDRESSES, each an address, never with by_type."""
+    if not addresses:
+        return []
+    if by_type:
+        raise InvalidParameterError("give addresses or by_type, not both")
+    if len(addresses) > MAX_ADDRESSES:
+        raise InvalidParameterError(f"at most {MAX_ADDRESSES} addresses, got {len(addresses)}")
+    return [parse_address(a) for a in addresses]
 
 
 def stats_answer(graph: HeapGraph, source: HeapSource, which: str, top: int) -> HeapStatsAnswer:
@@ -80,16 +93,11 @@ def retention_answer(graph: HeapGraph, source: HeapSource, address: int, max_pat
     return HeapRetentionAnswer(source=source, retention=name_locals(paths) if name_locals else paths)
 
 
-def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[str] | None, top: int,
+def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[int], top: int,
                     by_type: bool) -> HeapRetainedAnswer:
     """The given objects' retained sizes, else the top retainers (objects or, by_type, types)."""
     if addresses:
-        if by_type:
-            raise InvalidParameterError("give addresses or by_type, not both")
-        if len(addresses) > MAX_ADDRESSES:
-            raise InvalidParameterError(f"at most {MAX_ADDRESSES} addresses, got {len(addresses)}")
-        wanted = [parse_address(a) for a in addresses]
-        return HeapRetainedAnswer(source=source, objects=tuple(graph.retained(wanted)), truncated=False)
+        return HeapRetainedAnswer(source=source, objects=tuple(graph.retained(addresses)), truncated=False)
     if by_type:
         types = graph.retained_by_type(top + 1)
         return HeapRetainedAnswer(source=source, types=tuple(types[:top]), truncated=len(types) > top)
@@ -100,7 +108,9 @@ def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[st
 def strings_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapStringsAnswer:
     """Duplicated string values, most wasted bytes first; wasted_bytes counts them all."""
     rows = graph.duplicate_strings(None)
-    return HeapStringsAnswer(source=source, strings=tuple(rows[:top]), wasted_bytes=sum(r.wasted_bytes for r in rows),
+    shown = tuple(DuplicateStringRow(value=r.value[:MAX_STRING_CHARS], value_truncated=len(r.value) > MAX_STRING_CHARS,
+                                     count=r.count, size=r.size, wasted_bytes=r.wasted_bytes) for r in rows[:top])
+    return HeapStringsAnswer(source=source, strings=shown, wasted_bytes=sum(r.wasted_bytes for r in rows),
                              truncated=len(rows) > top)
 
 

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from pyinspect.models.heapgraph import (
-    DuplicateString,
     FinalizerStat,
     GenerationStat,
     GraphSummary,
@@ -26,7 +25,7 @@ from pyinspect.models.heapgraph import (
 from pyinspect.models.memory import ObjectInspectAnswer, ObjectInspection
 
 __all__ = [
-    "DumpCreateAnswer", "HeapCloseAnswer", "HeapDiffAnswer", "HeapFinalizerAnswer", "HeapInstancesAnswer", "HeapObjectAnswer", "HeapOpenAnswer",
+    "DumpCreateAnswer", "DuplicateStringRow", "HeapCloseAnswer", "HeapDiffAnswer", "HeapFinalizerAnswer", "HeapInstancesAnswer", "HeapObjectAnswer", "HeapOpenAnswer",
     "HeapRetainedAnswer", "HeapRetentionAnswer", "HeapSegmentsAnswer", "HeapSnapshotAnswer", "HeapSource",
     "HeapStatsAnswer", "HeapStringsAnswer", "SourceKind",
 ]
@@ -99,9 +98,19 @@ class HeapRetainedAnswer(_Model):
     truncated: bool
 
 
+class DuplicateStringRow(_Model):
+    """A duplicated string value: its first 256 characters when ``valueTruncated``."""
+
+    value: str
+    value_truncated: bool
+    count: int
+    size: int
+    wasted_bytes: int
+
+
 class HeapStringsAnswer(_Model):
     source: HeapSource
-    strings: tuple[DuplicateString, ...]
+    strings: tuple[DuplicateStringRow, ...]
     wasted_bytes: int
     truncated: bool
 

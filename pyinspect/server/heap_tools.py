@@ -231,7 +231,8 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         the dominator tree). With addresses: those objects; without: the top retainers
         (objects, or types with by_type). The biggest retainer is usually the leak's holder."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda p: queries.retained_answer(*heaps.graph(p), addresses, top, by_type))
+        wanted = queries.check_addresses(addresses, by_type)
+        return await _in_thread(ctx, lambda p: queries.retained_answer(*heaps.graph(p), wanted, top, by_type))
 
     async def heap_strings(ctx: Context[Any, Any], top: Top = 20) -> HeapStringsAnswer:
         """String values held by several objects, most wasted bytes first (count, size,

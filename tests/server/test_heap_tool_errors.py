@@ -91,6 +91,9 @@ async def test_questions_the_heap_cannot_answer(dump: Path) -> None:
         assert await error_code(client, "heap_stats", filter="old") == "INVALID_PARAMETER"
         assert await error_code(client, "heap_stats", top=0) == "INVALID_PARAMETER"
         assert await error_code(client, "heap_strings", top=5000) == "INVALID_PARAMETER"
+        banner = [s for s in (await call_ok(client, "heap_strings", top=1000))["strings"] if s["value"][:1] == "="]
+        assert banner == [{"value": "=" * 256, "valueTruncated": True, "count": 2, "size": banner[0]["size"],
+                           "wastedBytes": banner[0]["size"]}], banner  # a 1,000-character value, cut
         assert await error_code(client, "heap_finalizer_queue", top=-1) == "INVALID_PARAMETER"
         await call_ok(client, "heap_snapshot")
         assert await error_code(client, "heap_diff") == "UNKNOWN_SNAPSHOT"

@@ -3,6 +3,7 @@ using LeakStory;
 
 // Usage: LeakStory.dll STATUS.json [--auto]   ("leak" on stdin: one more batch held forever;
 // --auto: twenty batches first, one after another, for a debugger stopping in Remember)
+GC.KeepAlive(SessionCache.Banners); // the cache exists (and holds its banners) from the start
 WriteStatus(args[0], 0);
 if (args.Length > 1 && args[1] == "--auto")
 {
