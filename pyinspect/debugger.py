@@ -7,6 +7,7 @@
     dbg.locals()                    # DataFrame: name, type, value, scope, has_children
     dbg.eval("order.Total")         # EvalResult '12.5' with .type 'decimal'
     dbg.collection("orders")        # CollectionAnalysis read from the heap
+    dbg.path_to_root("orders")      # why alive: paths from its roots, stack roots name their local
     dbg.step(); dbg.resume(); dbg.close()
 
 The same Session and the same calls the MCP tools make, so answers are the tools'
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from pyinspect.closing import ClosesOnExit
+from pyinspect.debugger_heap import HeapPathMethods
 from pyinspect.debugger_memory import MemoryMethods
 from pyinspect.deprecation import renamed_keywords, warn_renamed
 from pyinspect.models.process import ExceptionAnswer
@@ -37,7 +39,7 @@ BreakpointSpec = tuple[str, int]
 Scope = Literal["locals", "arguments", "this", "all"]
 
 
-class Debugger(MemoryMethods, ClosesOnExit):
+class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
     """One debug session for interactive use. ``close()`` (or leaving a ``with`` block)
     ends it the way debug_disconnect does: a launched program is terminated, an attached
     one detached and left running."""

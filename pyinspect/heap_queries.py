@@ -7,7 +7,7 @@ heap walk starts, so a bad parameter never costs a walk (and is checked once).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pyinspect.errors import InvalidParameterError, UnknownTypeError
 from pyinspect.heap.graph import HeapGraph, parse_address
@@ -25,6 +25,7 @@ from pyinspect.models.heap_answers import (
     HeapStatsAnswer,
     HeapStringsAnswer,
 )
+from pyinspect.models.heapgraph import RetentionPaths
 
 __all__ = [
     "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count", "diff_answer", "finalizer_answer",
@@ -85,8 +86,11 @@ def _suggest(type_name: str, known: Sequence[str] | dict[str, int]) -> str:
     return f" (did you mean: {', '.join(close)}?)" if close and short else ""
 
 
-def retention_answer(graph: HeapGraph, source: HeapSource, address: int, max_paths: int) -> HeapRetentionAnswer:
-    return HeapRetentionAnswer(source=source, retention=graph.paths(address, max_paths))
+def retention_answer(graph: HeapGraph, source: HeapSource, address: int, max_paths: int,
+                     name_locals: Callable[[RetentionPaths], RetentionPaths] | None = None) -> HeapRetentionAnswer:
+    """The paths to the object; ``name_locals`` names stack roots' locals where the source can."""
+    paths = graph.paths(address, max_paths)
+    return HeapRetentionAnswer(source=source, retention=name_locals(paths) if name_locals else paths)
 
 
 def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[int], top: int,

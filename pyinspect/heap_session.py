@@ -29,7 +29,9 @@ from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader, ProgressCallback, create_dump
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.heap_answers import HeapSource, SourceKind
+from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session import Session
+from pyinspect.stack_names import name_at_stop
 
 __all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken"]
 
@@ -167,6 +169,17 @@ class HeapWorkspace:
         what = "the paused debuggee, " + description if kind == "debug_session" else description
         return HeapSource(kind=kind, description=what, pid=pid, path=path, snapshot_age_seconds=age,
                           may_have_changed=kind == "process", warning=warning)
+
+    def name_stack_locals(self, paths: RetentionPaths) -> RetentionPaths:
+        """Stack roots named by the local holding them when the graph is the paused debug
+        session's at this stop; a heap opened on its own cannot name them (left None)."""
+        with self._lock:
+            built = self._built
+            if self._opened is not None or built is None or len(built.key) != 2:
+                return paths
+            epoch = built.key[1]
+        session = self._debug_session()
+        return name_at_stop(paths, session.client, lambda: session.debuggee.epoch == epoch)
 
     def reader(self) -> tuple[HeapReader, HeapSource]:
         """The current source's reader (for single objects: no graph needed)."""

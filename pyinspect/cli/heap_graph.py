@@ -96,7 +96,8 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
             console.print(f"stopped: {found.stopped_reason}")
         for path in found.paths:
             thread = f" (thread {path.root.thread})" if path.root.thread is not None else ""
-            console.print(f"[bold]{path.root.kind}[/bold] {path.root.name}{thread}")
+            local = f" local `{path.root.local}`" if path.root.local else ""
+            console.print(f"[bold]{path.root.kind}[/bold] {path.root.name}{local}{thread}")
             for step in path.steps:
                 via = f".{step.field} -> " if step.field else "   "
                 console.print(f"  {via}{step.address} {step.type}")

@@ -60,9 +60,14 @@ class RetainedObject(_Model):
 
 
 class PathRoot(_Model):
+    """Where a path starts. A stack root's ``name`` is its thread and frame (method);
+    ``local`` names the frame's local or argument holding the object, known only from a
+    paused debug session (the heap alone gives the slot, not its name), else None."""
+
     kind: str
     name: str
     thread: int | None = None
+    local: str | None = None
 
 
 class PathStep(_Model):

@@ -187,8 +187,9 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
                              max_paths: MaxPaths = 3) -> HeapRetentionAnswer:
         """Why is this object alive: the shortest paths from its GC roots (a static Type.Field,
         a handle, a thread's stack frame, the finalizer queue) to it, each step named by
-        the field or [index] that holds the next object. reachable=false with complete=true
-        means garbage. Give address, or expression in a paused debug session."""
+        the field or [index] that holds the next object; a stack root read in a paused debug
+        session also names its local. reachable=false with complete=true means garbage.
+        Give address, or expression in a paused debug session."""
         if (address is None) == (expression is None):
             raise InvalidParameterError("give address or expression (one of them)")
         queries.check_count("max_paths", max_paths, queries.MAX_PATHS)
@@ -196,7 +197,7 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
 
         def work(progress: ProgressCallback) -> HeapRetentionAnswer:
             target = where if where is not None else heaps.resolve_address(str(expression))
-            return queries.retention_answer(*heaps.graph(progress), target, max_paths)
+            return queries.retention_answer(*heaps.graph(progress), target, max_paths, heaps.name_stack_locals)
 
         return await _in_thread(ctx, work)
 

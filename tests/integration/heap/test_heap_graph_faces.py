@@ -44,7 +44,7 @@ def test_cli_roots_prints_named_paths(truth_run: Run) -> None:
     found = _cli("roots", truth["tree"]["d"]["address"], "--pid", str(pid))
     first = found["paths"][0]
     assert (found["complete"], found["reachable"]) == (True, True)
-    assert first["root"] == {"kind": "static", "name": "HeapGraphTruth.Roots.Tree", "thread": None}
+    assert first["root"] == {"kind": "static", "name": "HeapGraphTruth.Roots.Tree", "thread": None, "local": None}
     assert [s["field"] for s in first["steps"]] == [None, "Left", "Left"]
     assert first["steps"][-1]["address"] == truth["tree"]["d"]["address"]
 

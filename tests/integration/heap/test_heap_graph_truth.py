@@ -75,6 +75,7 @@ def test_a_threads_local_roots_its_object_with_thread_and_frame(graph: HeapGraph
     local = truth["threadLocal"]
     root = graph.paths(local["address"]).paths[0].root
     assert root.kind == "stack" and root.thread is not None and root.thread > 0
+    assert root.local is None  # the heap alone knows the slot, not its name
     assert root.name == f"thread {local['managedThreadId']}: " \
         "HeapGraphTruth.Graphs.HoldOnStack(System.Threading.ManualResetEventSlim)"
 
