@@ -1,7 +1,7 @@
 // Arguments of calls into the debuggee: does an argument fit a parameter (metadata type
 // name), and the debuggee value to pass (new strings and primitives created there).
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;

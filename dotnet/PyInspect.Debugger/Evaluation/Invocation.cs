@@ -6,7 +6,8 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
 
@@ -144,13 +145,13 @@ public static class Invocation
     }
 
     public static bool HasMethod(RemoteValue target, string name) =>
-        PathEvaluator.Dereference(target.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+        ValuePath.Dereference(target.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
         && Members.Levels(type).Any(l => l.Metadata.Methods(l.Token, name).Any());
 
     /// <summary>An instance method of a debuggee object (the most derived override), or an extension method.</summary>
     public static object? CallMethod(Interpreter interpreter, RemoteValue target, string name, List<object?> arguments, string text)
     {
-        ICorDebugValue? self = PathEvaluator.Dereference(target.Value);
+        ICorDebugValue? self = ValuePath.Dereference(target.Value);
         if (self is null) throw new EvalException($"cannot call '{name}' on null (NullReferenceException) in '{text}'");
         if (self is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) throw new EvalException($"cannot read the type of the target of '{text}'");
         foreach (var (level, cls, md, token) in Members.Levels(type))

@@ -3,7 +3,7 @@
 // members of local strings and numbers computed here.
 using System.Reflection;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
@@ -23,7 +23,7 @@ public static class Members
         if (local is null) throw new EvalException($"cannot read '{name}' of null '{ownerText}' (NullReferenceException)");
         if (local is RemoteValue remote)
         {
-            if (PathEvaluator.Dereference(remote.Value) is ICorDebugArrayValue array) return ArrayMember(array, name, ownerText);
+            if (ValuePath.Dereference(remote.Value) is ICorDebugArrayValue array) return ArrayMember(array, name, ownerText);
             if (TryInstance(interpreter, remote, name, out object? value)) return value;
             throw new EvalException($"'{name}' is not a field or property of '{ownerText}' ({Types.RuntimeTypeName(remote)})");
         }
@@ -69,7 +69,7 @@ public static class Members
     public static bool TryInstance(Interpreter interpreter, RemoteValue self, string name, out object? value)
     {
         value = null;
-        ICorDebugValue? target = PathEvaluator.Dereference(self.Value);
+        ICorDebugValue? target = ValuePath.Dereference(self.Value);
         if (target is not ICorDebugObjectValue obj || target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
             return false;
         foreach (var (level, cls, md, token) in Levels(type))
@@ -185,7 +185,7 @@ public static class Members
     /// <summary>A field of an object or struct by metadata name (internals such as List's _items), or null.</summary>
     public static ICorDebugValue? RawField(ICorDebugValue value, string name)
     {
-        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        ICorDebugValue? target = ValuePath.Dereference(value);
         if (target is not ICorDebugObjectValue obj || target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
             return null;
         foreach (var (_, cls, md, token) in Levels(type))
@@ -197,7 +197,7 @@ public static class Members
 
     /// <summary>The metadata name of an object's runtime class ("System.Collections.Generic.List`1"), or null.</summary>
     public static string? ClassName(ICorDebugValue value) =>
-        PathEvaluator.Dereference(value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+        ValuePath.Dereference(value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
             && type.GetClass(out var cls) >= 0 ? TypeNames.DeclaredName(cls) : null;
 
     public static bool IsEnum(TypeRef type) =>

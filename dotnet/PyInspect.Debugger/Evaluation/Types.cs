@@ -2,7 +2,7 @@
 // the stopped method's namespace, with `using System` and friends), and checking a value's
 // runtime type against one (is, as, casts).
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -142,7 +142,7 @@ public static class Types
     /// <summary>Metadata names of an object's runtime type, its bases and their interfaces.</summary>
     public static IEnumerable<string> TypeChain(ICorDebugValue value)
     {
-        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        ICorDebugValue? target = ValuePath.Dereference(value);
         if (target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) yield break;
         if (target is ICorDebugArrayValue) { yield return TypeNames.Format(type); yield return "System.Array"; yield break; }
         ICorDebugType? current = type;
@@ -168,7 +168,7 @@ public static class Types
     public static string RuntimeTypeName(object? value) => value switch
     {
         null => "null",
-        RemoteValue remote => PathEvaluator.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+        RemoteValue remote => ValuePath.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
             ? TypeNames.Format(type) : "object",
         EnumValue e => e.TypeName,
         TypeRef t => $"the type {t.FullName}",

@@ -3,6 +3,7 @@
 // and by module-load callbacks, so every access is locked.
 using System.Globalization;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 
 namespace PyInspect.Debugger.Session;
 

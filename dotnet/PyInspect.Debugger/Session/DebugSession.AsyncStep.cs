@@ -6,6 +6,7 @@
 // the same machine (same object, followed by a handle across GCs) resumes, the step
 // carries on from there to the next line, on whichever thread resumed it.
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
@@ -68,13 +69,13 @@ public sealed partial class DebugSession
     /// <summary>The machine's `&lt;&gt;1__state` is 0 or more while it waits at an await (-1 running, -2 done).</summary>
     private static bool StateMachineSuspended(ICorDebugHandleValue machine)
     {
-        ICorDebugValue? state = PathEvaluator.Member(machine, "<>1__state");
+        ICorDebugValue? state = ValuePath.Member(machine, "<>1__state");
         return state is not null && ValueText.RawBytes(state) is { Length: >= 4 } raw && BitConverter.ToInt32(raw) >= 0;
     }
 
     /// <summary>A strong handle to the object a reference points at: it follows the object across GCs.</summary>
     private static ICorDebugHandleValue? HoldStrongly(ICorDebugValue reference) =>
-        PathEvaluator.Dereference(reference) is ICorDebugHeapValue2 heap && heap.CreateHandle(1, out var handle) >= 0 ? handle : null;
+        ValuePath.Dereference(reference) is ICorDebugHeapValue2 heap && heap.CreateHandle(1, out var handle) >= 0 ? handle : null;
 
     private static bool SameObject(ICorDebugValue reference, ICorDebugHandleValue handle) =>
         reference is ICorDebugReferenceValue r && r.GetValue(out ulong a) >= 0 && handle.GetValue(out ulong b) >= 0 && a == b && a != 0;

@@ -5,6 +5,7 @@
 // runtime then calls Task.NotifyDebuggerOfWaitCompletion on the awaiting caller's thread,
 // where a breakpoint catches it and a step out lands in the caller's code.
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Evaluation;
 using PyInspect.Debugger.Values;
 
@@ -78,10 +79,10 @@ public sealed partial class DebugSession
     /// `.m_builder.m_task` for a method returning Task).</summary>
     private static ICorDebugValue? MethodTask(ICorDebugValue machine)
     {
-        if (PathEvaluator.Member(machine, "<>t__builder") is not { } builder) return null;
-        ICorDebugValue? task = PathEvaluator.Member(builder, "m_task")
-            ?? (PathEvaluator.Member(builder, "m_builder") is { } inner ? PathEvaluator.Member(inner, "m_task") : null);
-        return task is not null && PathEvaluator.Dereference(task) is not null ? task : null;
+        if (ValuePath.Member(machine, "<>t__builder") is not { } builder) return null;
+        ICorDebugValue? task = ValuePath.Member(builder, "m_task")
+            ?? (ValuePath.Member(builder, "m_builder") is { } inner ? ValuePath.Member(inner, "m_task") : null);
+        return task is not null && ValuePath.Dereference(task) is not null ? task : null;
     }
 
     private ICorDebugFunction? CoreLibraryFunction(string typeName, string methodName)

@@ -3,6 +3,7 @@
 // func-eval the frame is found again by its stack range (the run neutered the old one).
 using System.Runtime.CompilerServices;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Evaluation;
 
 namespace PyInspect.Debugger.Session;

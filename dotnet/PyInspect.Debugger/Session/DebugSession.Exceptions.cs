@@ -4,6 +4,7 @@
 // exception types to stop on, comma-separated, "!" before a name to exclude it.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;

@@ -1,6 +1,7 @@
 // continue / pause / next / stepIn / stepOut, and the stops they lead to.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;

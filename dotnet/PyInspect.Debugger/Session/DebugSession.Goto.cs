@@ -4,6 +4,7 @@
 // evaluation stack is not empty); those come back as errors and nothing moves.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;

@@ -1,6 +1,7 @@
 // threads / stackTrace / scopes / variables / evaluate: reading a stopped process.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Evaluation;
 using PyInspect.Debugger.Protocol;
 using PyInspect.Debugger.Values;

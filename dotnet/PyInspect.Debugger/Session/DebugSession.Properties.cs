@@ -3,6 +3,7 @@
 // them within a per-request budget. A getter that throws shows its exception as the value.
 using System.Diagnostics;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;

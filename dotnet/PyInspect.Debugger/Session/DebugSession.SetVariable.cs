@@ -4,6 +4,7 @@
 // stale, so the target is located afresh after that.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
 using PyInspect.Debugger.Values;
 
@@ -32,7 +33,7 @@ public sealed partial class DebugSession
         int frameId = arguments["frameId"]?.GetValue<int>() ?? throw new DapException("setExpression needs a 'frameId'");
         bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
         FrameFor(frameId);  // rejects an unknown id now
-        VariableView view = Assign(expression, text, hex, () => PathEvaluator.Evaluate(expression, FrameFor(frameId)));
+        VariableView view = Assign(expression, text, hex, () => FramePath.Evaluate(expression, FrameFor(frameId)));
         return AssignedJson(view);
     }
 

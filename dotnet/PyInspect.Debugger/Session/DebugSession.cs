@@ -4,6 +4,7 @@
 // this one: lifecycle (launch/attach/disconnect), execution, breakpoints, inspection.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;

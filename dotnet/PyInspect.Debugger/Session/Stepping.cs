@@ -2,6 +2,7 @@
 // current statement (from the PDB), out returns to the caller. Steppers are "just my
 // code": modules with symbols are user code, so stepping stays in code with source.
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;

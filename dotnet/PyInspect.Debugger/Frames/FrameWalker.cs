@@ -3,7 +3,7 @@
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 
-namespace PyInspect.Debugger.Session;
+namespace PyInspect.Debugger.Frames;
 
 public sealed record FrameInfo(uint ThreadId, ICorDebugILFrame Frame, int MethodToken, uint IlOffset,
     string ModulePath, LoadedModule? Module, string Name, SourceSpan? Source)

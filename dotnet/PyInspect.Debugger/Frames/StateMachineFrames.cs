@@ -8,7 +8,7 @@ using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
-namespace PyInspect.Debugger.Session;
+namespace PyInspect.Debugger.Frames;
 
 public static partial class StateMachineFrames
 {
@@ -34,7 +34,7 @@ public static partial class StateMachineFrames
     public static List<FrameVariable>? Variables(FrameInfo frame)
     {
         if (!IsMoveNext(frame) || frame.Frame.GetArgument(0, out var machine) < 0) return null;
-        if (PathEvaluator.Dereference(machine) is not ICorDebugObjectValue obj || obj is not ICorDebugValue2 typed
+        if (ValuePath.Dereference(machine) is not ICorDebugObjectValue obj || obj is not ICorDebugValue2 typed
             || typed.GetExactType(out var type) < 0)
             return null;
         var scopes = frame.Module?.Symbols?.HoistedLocalScopes(frame.MethodToken);

@@ -3,7 +3,7 @@
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 
-namespace PyInspect.Debugger.Session;
+namespace PyInspect.Debugger.Frames;
 
 public sealed record LoadedModule(ICorDebugModule Module, string Path, ModuleSymbols? Symbols)
 {

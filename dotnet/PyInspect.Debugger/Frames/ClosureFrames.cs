@@ -8,7 +8,7 @@ using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
-namespace PyInspect.Debugger.Session;
+namespace PyInspect.Debugger.Frames;
 
 public static partial class ClosureFrames
 {
@@ -55,7 +55,7 @@ public static partial class ClosureFrames
     /// <summary>A display class's fields: captured variables, its `<>4__this`, and outer closures.</summary>
     private static void Expand(ICorDebugValue closure, List<FrameVariable> opened, List<FrameVariable> captured, int depth)
     {
-        if (depth > 8 || PathEvaluator.Dereference(closure) is not ICorDebugObjectValue obj || obj is not ICorDebugValue2 typed
+        if (depth > 8 || ValuePath.Dereference(closure) is not ICorDebugObjectValue obj || obj is not ICorDebugValue2 typed
             || typed.GetExactType(out var type) < 0)
             return;
         foreach (var (cls, field) in VariableReader.InstanceFields(type))

@@ -4,7 +4,7 @@ using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
-namespace PyInspect.Debugger.Session;
+namespace PyInspect.Debugger.Frames;
 
 public sealed record FrameVariable(string Name, string Kind, ICorDebugValue? Value, int ErrorCode)
 {
