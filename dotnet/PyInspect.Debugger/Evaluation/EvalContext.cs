@@ -1,6 +1,7 @@
 // Where an expression is evaluated: the stopped frame, the loaded modules, the func-eval
 // channel (null when calls are not possible) and the budgets LINQ enumeration respects.
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Frames;
 
 namespace PyInspect.Debugger.Evaluation;

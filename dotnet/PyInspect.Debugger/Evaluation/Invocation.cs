@@ -6,6 +6,8 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Symbols;
+using ModuleMetadata = PyInspect.Debugger.Symbols.ModuleMetadata;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
@@ -162,7 +164,7 @@ public static class Invocation
         }
         foreach (var module in interpreter.Context.Modules.WithSymbols())
         {
-            if (EvalMetadata.Open(module.Path) is not { } md) continue;
+            if (ModuleMetadata.TryOpen(module.Path) is not { } md) continue;
             foreach (var (typeToken, method) in md.ExtensionMethods(name))
             {
                 var all = new List<object?> { target };
@@ -185,8 +187,8 @@ public static class Invocation
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
 
     /// <summary>The type's metadata and its class in the debuggee.</summary>
-    private static (EvalMetadata Metadata, ICorDebugClass Class) ClassOf(TypeRef type) =>
-        EvalMetadata.Open(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
+    private static (ModuleMetadata Metadata, ICorDebugClass Class) ClassOf(TypeRef type) =>
+        ModuleMetadata.TryOpen(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
             ? (md, cls) : throw new EvalException($"cannot read the metadata of '{type.FullName}'");
 
     /// <summary>The values to pass for the parameters: objects first, held by handles (making

@@ -116,13 +116,13 @@ public static class Members
             && EvalValues.FromDebuggee(count) is int used && EvalValues.FromDebuggee(free) is int freed ? used - freed : null;
 
     /// <summary>The runtime type and its bases, each with its class and metadata (System.Object included).</summary>
-    public static IEnumerable<(ICorDebugType Level, ICorDebugClass Class, EvalMetadata Metadata, int Token)> Levels(ICorDebugType type)
+    public static IEnumerable<(ICorDebugType Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Levels(ICorDebugType type)
     {
         ICorDebugType? current = type;
         for (int depth = 0; current is not null && depth < 32; depth++)
         {
             if (current.GetClass(out var cls) < 0 || cls.GetModule(out var module) < 0 || cls.GetToken(out int token) < 0) yield break;
-            if (EvalMetadata.Open(DebuggerEngine.ModuleName(module)) is { } md) yield return (current, cls, md, token);
+            if (ModuleMetadata.TryOpen(DebuggerEngine.ModuleName(module)) is { } md) yield return (current, cls, md, token);
             if (current.GetBase(out var baseType) < 0) yield break;
             current = baseType;
         }
@@ -160,7 +160,7 @@ public static class Members
     public static bool TryStatic(Interpreter interpreter, TypeRef type, string name, out object? value)
     {
         value = null;
-        if (EvalMetadata.Open(type.Module.Path) is not { } md) return false;
+        if (ModuleMetadata.TryOpen(type.Module.Path) is not { } md) return false;
         if (type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0) return false;
         foreach (var field in md.Fields(type.Token))
         {
@@ -179,7 +179,7 @@ public static class Members
 
     /// <summary>Whether a type's static member of that name is a field (not a property or constant).</summary>
     public static bool IsStaticField(TypeRef type, string name) =>
-        EvalMetadata.Open(type.Module.Path)?.Fields(type.Token).Any(f => f.IsStatic && !f.IsLiteral
+        ModuleMetadata.TryOpen(type.Module.Path)?.Fields(type.Token).Any(f => f.IsStatic && !f.IsLiteral
             && (f.Name == name || ModuleMetadata.FieldDisplayName(f.Name) == name)) == true;
 
     /// <summary>A field of an object or struct by metadata name (internals such as List's _items), or null.</summary>

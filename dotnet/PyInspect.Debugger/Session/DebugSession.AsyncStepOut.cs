@@ -5,6 +5,7 @@
 // runtime then calls Task.NotifyDebuggerOfWaitCompletion on the awaiting caller's thread,
 // where a breakpoint catches it and a step out lands in the caller's code.
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Evaluation;
 using PyInspect.Debugger.Values;
@@ -88,7 +89,7 @@ public sealed partial class DebugSession
     private ICorDebugFunction? CoreLibraryFunction(string typeName, string methodName)
     {
         if (_modules.All().FirstOrDefault(m => m.FileName == CoreLibrary) is not { } corelib
-            || EvalMetadata.Open(corelib.Path) is not { } md || md.FindType(typeName) is not int type)
+            || ModuleMetadata.TryOpen(corelib.Path) is not { } md || md.FindType(typeName) is not int type)
             return null;
         int? token = md.Methods(type, methodName).FirstOrDefault()?.Token;
         return token is int t && corelib.Module.GetFunctionFromToken(t, out var function) >= 0 ? function : null;

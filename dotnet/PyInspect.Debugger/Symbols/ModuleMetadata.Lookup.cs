@@ -1,6 +1,6 @@
-// What the evaluator needs from a module's metadata: types by full name, fields with their
-// constant values, properties with their getters, methods with their parameter types.
-// Read from the file with System.Reflection.Metadata; one instance per module, cached.
+// The lookups the evaluator makes in a module's metadata: types by full name, fields with
+// their constant values, properties with their getters, methods with their parameter types.
+// The same reader and cache as the names frames and values use (ModuleMetadata.cs).
 using System.Collections.Concurrent;
 using System.Collections.Immutable;
 using System.Reflection;
@@ -8,7 +8,7 @@ using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Symbols;
 
 public sealed record EvalField(int Token, string Name, bool IsStatic, bool IsLiteral, object? Constant);
 
@@ -17,66 +17,56 @@ public sealed record EvalProperty(string Name, int GetterToken, bool IsStatic, i
 public sealed record EvalMethod(int Token, string Name, bool IsStatic, int GenericArity,
     IReadOnlyList<string> ParameterTypes, string ReturnType, bool IsExtension);
 
-public sealed class EvalMetadata
+public sealed partial class ModuleMetadata
 {
-    private static readonly ConcurrentDictionary<string, EvalMetadata> Cache = new(StringComparer.Ordinal);
-    private readonly MetadataReader _md;
-    private readonly Dictionary<string, int> _typesByName = new(StringComparer.Ordinal);
-    private readonly HashSet<string> _namespaces = new(StringComparer.Ordinal);
+    private readonly Lazy<TypeIndex> _types;
 
-    private EvalMetadata(string path)
+    /// <summary>Types by C# full name, and the namespaces they sit in: built on the first lookup.</summary>
+    private sealed class TypeIndex
     {
-        var pe = new PEReader(File.OpenRead(path));
-        _md = pe.GetMetadataReader();
+        public readonly Dictionary<string, int> ByName = new(StringComparer.Ordinal);
+        public readonly HashSet<string> Namespaces = new(StringComparer.Ordinal);
+    }
+
+    private TypeIndex IndexTypes()
+    {
+        var index = new TypeIndex();
         var generic = new List<(string Name, int Token)>();
         foreach (var handle in _md.TypeDefinitions)
         {
             int token = MetadataTokens.GetToken(handle);
             string name = TypeName(handle);
-            _typesByName.TryAdd(name, token);
+            index.ByName.TryAdd(name, token);
             if (name.Contains('`')) generic.Add((name, token));
             string ns = _md.GetString(_md.GetTypeDefinition(handle).Namespace);
             for (int dot = ns.Length; dot > 0; dot = ns.LastIndexOf('.', dot - 1))
-                if (!_namespaces.Add(ns[..dot])) break;
+                if (!index.Namespaces.Add(ns[..dot])) break;
         }
         // Generic types also answer to their name without arity ("List"), after every exact
         // name is in: "Task" must stay System.Threading.Tasks.Task, not Task`1.
-        foreach (var (name, token) in generic) _typesByName.TryAdd(StripArity(name), token);
+        foreach (var (name, token) in generic) index.ByName.TryAdd(StripArity(name), token);
+        return index;
     }
 
-    public static EvalMetadata? Open(string path)
+    /// <summary>The module's metadata, or null when the file cannot be read as a module.</summary>
+    public static ModuleMetadata? TryOpen(string path)
     {
         if (path.Length == 0) return null;
-        try { return Cache.GetOrAdd(Path.GetFullPath(path), p => new EvalMetadata(p)); }
+        try { return Open(path); }
         catch (Exception e) when (e is IOException or BadImageFormatException or UnauthorizedAccessException or InvalidOperationException)
         {
             return null;
         }
     }
 
-    private static string StripArity(string name) =>
-        string.Join('.', name.Split('.').Select(s => s.IndexOf('`') is var i and >= 0 ? s[..i] : s));
-
-    private string TypeName(TypeDefinitionHandle handle)
-    {
-        var type = _md.GetTypeDefinition(handle);
-        string name = _md.GetString(type.Name);
-        var declaring = type.GetDeclaringType();
-        if (!declaring.IsNil) return $"{TypeName(declaring)}.{name}";
-        string ns = _md.GetString(type.Namespace);
-        return ns.Length == 0 ? name : $"{ns}.{name}";
-    }
-
     /// <summary>A TypeDef token by C# full name ("Ns.Outer.Inner", arity optional), or null.</summary>
-    public int? FindType(string fullName) => _typesByName.TryGetValue(fullName, out int token) ? token : null;
+    public int? FindType(string fullName) => _types.Value.ByName.TryGetValue(fullName, out int token) ? token : null;
 
-    public bool HasNamespace(string name) => _namespaces.Contains(name);
+    public bool HasNamespace(string name) => _types.Value.Namespaces.Contains(name);
 
     /// <summary>Full names of the types whose last name part is `simpleName`.</summary>
     public IEnumerable<string> TypesNamed(string simpleName) =>
-        _typesByName.Keys.Where(k => k == simpleName || k.EndsWith("." + simpleName, StringComparison.Ordinal));
-
-    public string GetTypeName(int typeDefToken) => TypeName(MetadataTokens.TypeDefinitionHandle(typeDefToken & 0xFFFFFF));
+        _types.Value.ByName.Keys.Where(k => k == simpleName || k.EndsWith("." + simpleName, StringComparison.Ordinal));
 
     /// <summary>The type a nested type is declared in; null for a top-level type.</summary>
     public int? DeclaringTypeOf(int typeDefToken)
@@ -204,12 +194,12 @@ public sealed class EvalMetadata
         return parent.Kind == HandleKind.TypeReference ? RefName((TypeReferenceHandle)parent) : "";
     }
 
-    internal string RefName(TypeReferenceHandle handle) => Symbols.ModuleMetadata.TypeRefName(_md, handle);
+    internal string RefName(TypeReferenceHandle handle) => TypeRefName(_md, handle);
 
     internal string DefName(TypeDefinitionHandle handle) => TypeName(handle);
 
     /// <summary>Signature types as metadata names: "System.Int32", "!0", "!!0", "System.Func`2&lt;!!0,System.Boolean&gt;".</summary>
-    private sealed class SignatureNames(MetadataReader md, EvalMetadata owner) : ISignatureTypeProvider<string, object?>
+    private sealed class SignatureNames(MetadataReader md, ModuleMetadata owner) : ISignatureTypeProvider<string, object?>
     {
         public string GetPrimitiveType(PrimitiveTypeCode typeCode) => "System." + typeCode switch
         {
