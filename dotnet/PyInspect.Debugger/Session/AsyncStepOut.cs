@@ -12,21 +12,21 @@ using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession
+public sealed class AsyncStepOut(Debuggee debuggee)
 {
     private const string CoreLibrary = "System.Private.CoreLib.dll";
 
     /// <summary>A step out of a resumed async method in flight: its task and the notification breakpoint.</summary>
-    private sealed record AsyncStepOut(ICorDebugHandleValue Task, ICorDebugFunctionBreakpoint Notification);
+    private sealed record StepOut(ICorDebugHandleValue Task, ICorDebugFunctionBreakpoint Notification);
 
-    private AsyncStepOut? _asyncStepOut;
+    private StepOut? _asyncStepOut;
 
     /// <summary>Arms the wait-completion notification when the top frame is a resumed async
     /// method (no user code below it on the stack); true when armed, so no plain step out is needed.</summary>
-    private bool PrepareAsyncStepOut(uint threadId, ICorDebugThread thread)
+    public bool Prepare(uint threadId, ICorDebugThread thread)
     {
-        EndAsyncStepOut();
-        var frames = FrameWalker.Walk(threadId, thread, _modules, 64);
+        End();
+        var frames = debuggee.Walk(threadId, thread, 64);
         if (frames.FirstOrDefault() is not { } top || !StateMachineFrames.IsMoveNext(top)
             || top.Module?.Symbols?.AsyncCatchHandlerOffset(top.MethodToken) is null)
             return false;
@@ -35,10 +35,11 @@ public sealed partial class DebugSession
         if (CoreLibraryFunction("System.Threading.Tasks.Task", "NotifyDebuggerOfWaitCompletion") is not { } notify
             || CoreLibraryFunction("System.Threading.Tasks.Task", "SetNotificationForWaitCompletion") is not { } setNotification)
             return false;
-        if (HoldStrongly(task) is not { } handle) return false;
+        if (ObjectHandles.HoldStrongly(task) is not { } handle) return false;
         try
         {
-            Calls.Call(threadId, setNotification, [], [handle, Calls.NewPrimitive(threadId, CorElementType.Boolean, [1])]);
+            IDebuggeeCalls calls = debuggee.Calls;
+            calls.Call(threadId, setNotification, [], [handle, calls.NewPrimitive(threadId, CorElementType.Boolean, [1])]);
         }
         catch (Exception error) when (error is EngineException or DebuggeeThrewException or EvalTimeoutException)
         {
@@ -51,24 +52,26 @@ public sealed partial class DebugSession
             return false;
         }
         breakpoint.Activate(1);
-        _asyncStepOut = new AsyncStepOut(handle, breakpoint);
+        _asyncStepOut = new StepOut(handle, breakpoint);
         return true;
     }
 
-    /// <summary>The notification breakpoint: true when it is ours (for our task: step out into the caller).</summary>
-    private bool WaitCompletionNotified(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
+    /// <summary>The notification breakpoint: true when it is ours. `caller` is the thread on
+    /// which our task's awaiter reads its result (step out there into the caller), null for
+    /// another task's notification.</summary>
+    public bool IsNotification(uint threadId, ICorDebugFunctionBreakpoint breakpoint, out ICorDebugThread? caller)
     {
-        if (_asyncStepOut is not { } step || !IsSameLocation(step.Notification, breakpoint)) return false;
-        if (_engine?.GetThread(threadId) is not { } thread || thread.GetActiveFrame(out var frame) < 0
-            || frame is not ICorDebugILFrame il || il.GetArgument(0, out var task) < 0 || !SameObject(task, step.Task))
+        caller = null;
+        if (_asyncStepOut is not { } step || !BreakpointLocation.Same(step.Notification, breakpoint)) return false;
+        if (debuggee.Thread(threadId) is not { } thread || thread.GetActiveFrame(out var frame) < 0
+            || frame is not ICorDebugILFrame il || il.GetArgument(0, out var task) < 0 || !ObjectHandles.SameObject(task, step.Task))
             return true;  // another task's notification
-        EndAsyncStepOut();
-        _activeStepper?.Deactivate();
-        _activeStepper = Stepping.Begin(threadId, thread, StepKind.Out, _modules);
+        End();
+        caller = thread;
         return true;
     }
 
-    private void EndAsyncStepOut()
+    public void End()
     {
         if (_asyncStepOut is not { } step) return;
         _asyncStepOut = null;
@@ -88,7 +91,7 @@ public sealed partial class DebugSession
 
     private ICorDebugFunction? CoreLibraryFunction(string typeName, string methodName)
     {
-        if (_modules.All().FirstOrDefault(m => m.FileName == CoreLibrary) is not { } corelib
+        if (debuggee.Modules.All().FirstOrDefault(m => m.FileName == CoreLibrary) is not { } corelib
             || ModuleMetadata.TryOpen(corelib.Path) is not { } md || md.FindType(typeName) is not int type)
             return null;
         int? token = md.Methods(type, methodName).FirstOrDefault()?.Token;

@@ -1,4 +1,5 @@
-// launch / attach / configurationDone / disconnect / terminate, and the process's exit.
+// A debuggee's life: launch or attach, configurationDone (with stop-at-entry), disconnect
+// or terminate, and the process's exit. Sets and clears the engine the others share.
 using System.Diagnostics;
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
@@ -8,7 +9,7 @@ using PyInspect.Debugger.Symbols;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession
+public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listener, Action forgetSteps)
 {
     private static readonly TimeSpan LaunchTimeout = TimeSpan.FromSeconds(20);
     private LaunchedProgram? _launched;
@@ -18,24 +19,18 @@ public sealed partial class DebugSession
     private ICorDebugFunctionBreakpoint? _entryBreakpoint;
     private int _terminatedSent;
 
-    private JsonNode? Launch(JsonObject arguments)
+    public void Launch(LaunchRequest request, bool stopAtEntry)
     {
-        if (_engine is not null) throw new DapException("already debugging a process");
-        string program = arguments["program"]?.GetValue<string>() ?? throw new DapException("launch needs 'program'");
-        var request = new LaunchRequest(
-            program,
-            arguments["args"]?.AsArray().Select(a => a!.GetValue<string>()).ToList() ?? [],
-            arguments["cwd"]?.GetValue<string>(),
-            arguments["env"]?.AsObject().ToDictionary(p => p.Key, p => p.Value?.ToString() ?? "") ?? []);
-        _stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
-        _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
-        LaunchedProgram launched = ProcessLauncher.Start(request, text => SendOutput("stdout", text), text => SendOutput("stderr", text));
+        if (debuggee.Engine is not null) throw new DapException("already debugging a process");
+        _stopAtEntry = stopAtEntry;
+        LaunchedProgram launched = ProcessLauncher.Start(request, text => debuggee.SendOutput("stdout", text),
+            text => debuggee.SendOutput("stderr", text));
         _launched = launched;
-        _programPath = Path.GetFullPath(program, request.Cwd ?? Environment.CurrentDirectory);
+        _programPath = Path.GetFullPath(request.Program, request.Cwd ?? Environment.CurrentDirectory);
         try
         {
             ProcessLauncher.WaitForHook(launched, LaunchTimeout);
-            _engine = DebuggerEngine.AttachLaunched(launched.ProcessId, this, LaunchTimeout);
+            debuggee.Engine = DebuggerEngine.AttachLaunched(launched.ProcessId, listener, LaunchTimeout);
         }
         catch
         {
@@ -43,31 +38,27 @@ public sealed partial class DebugSession
             _launched = null;
             throw;
         }
-        events.SendEvent("process", new JsonObject
+        debuggee.Events.SendEvent("process", new JsonObject
         {
             ["name"] = Path.GetFileName(_programPath), ["systemProcessId"] = launched.ProcessId,
             ["isLocalProcess"] = true, ["startMethod"] = "launch",
         });
-        return null;
     }
 
-    private JsonNode? Attach(JsonObject arguments)
+    /// <summary>`whileStopped` runs in the one brief stop attaching makes (the threads that already run).</summary>
+    public void Attach(int processId, Action<DebuggerEngine> whileStopped)
     {
-        if (_engine is not null) throw new DapException("already debugging a process");
-        int processId = ProcessIdArgument(arguments);
-        _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
+        if (debuggee.Engine is not null) throw new DapException("already debugging a process");
         if (!File.Exists($"/proc/{processId}/maps")) throw new DapException($"no process with id {processId}");
-        DebuggerEngine engine = DebuggerEngine.Attach(processId, this);
-        _engine = engine;
-        // One brief stop while attaching: the threads that already run, and their names.
-        engine.WhileStopped(() => { RememberThreadNames(engine); return 0; });
+        DebuggerEngine engine = DebuggerEngine.Attach(processId, listener);
+        debuggee.Engine = engine;
+        engine.WhileStopped(() => { whileStopped(engine); return 0; });
         _configured = true;
-        events.SendEvent("process", new JsonObject
+        debuggee.Events.SendEvent("process", new JsonObject
         {
             ["name"] = ProcessName(processId), ["systemProcessId"] = processId,
             ["isLocalProcess"] = true, ["startMethod"] = "attach",
         });
-        return null;
     }
 
     private static string ProcessName(int processId)
@@ -76,30 +67,27 @@ public sealed partial class DebugSession
         catch (Exception error) when (error is ArgumentException or InvalidOperationException) { return $"process {processId}"; }
     }
 
-    /// <summary>A number, or a string holding one: VS Code's `${command:pickProcess}` sends a string.</summary>
-    private static int ProcessIdArgument(JsonObject arguments)
-    {
-        JsonNode given = arguments["processId"] ?? throw new DapException("attach needs 'processId'");
-        if (given is JsonValue value && value.TryGetValue(out int number)) return number;
-        if (given is JsonValue text && text.TryGetValue(out string? digits)
-            && int.TryParse(digits.Trim(), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int parsed))
-            return parsed;
-        throw new DapException($"'processId' must be a process id (a number, or a string of digits), not {given.ToJsonString()}");
-    }
-
     /// <summary>After launch: the debuggee is held before Main; breakpoints are bound; let it run.</summary>
-    private JsonNode? ConfigurationDone()
+    public void ConfigurationDone()
     {
-        if (_engine is null || _configured) return null;
+        if (debuggee.Engine is not { } engine || _configured) return;
         _configured = true;
         if (_stopAtEntry) _entryBreakpoint = CreateEntryBreakpoint();
-        _engine.Continue();
-        return null;
+        engine.Continue();
+    }
+
+    /// <summary>The stop-at-entry breakpoint (once: it is removed when hit).</summary>
+    public bool IsEntry(ICorDebugFunctionBreakpoint breakpoint)
+    {
+        if (_entryBreakpoint is null || !BreakpointLocation.Same(breakpoint, _entryBreakpoint)) return false;
+        _entryBreakpoint.Activate(0);
+        _entryBreakpoint = null;
+        return true;
     }
 
     private ICorDebugFunctionBreakpoint? CreateEntryBreakpoint()
     {
-        if (_programPath is null || _modules.Find(_programPath) is not { } program) return null;
+        if (_programPath is null || debuggee.Modules.Find(_programPath) is not { } program) return null;
         int entry = ModuleMetadata.Open(program.Path).GetEntryPointToken();
         if (entry == 0 || program.Module.GetFunctionFromToken(entry, out var main) < 0) return null;
         if (main.GetILCode(out var code) < 0 || code.CreateBreakpoint(0, out var breakpoint) < 0) return null;
@@ -109,28 +97,26 @@ public sealed partial class DebugSession
 
     /// <summary>Detach (the default after attach) or terminate (after launch). The process is
     /// never left stopped: the engine's detach resumes it whatever fails.</summary>
-    private JsonNode? Disconnect(JsonObject arguments)
+    public void Disconnect(bool? terminateDebuggee)
     {
-        if (_engine is not { } engine) return null;
-        bool terminate = arguments["terminateDebuggee"]?.GetValue<bool>() ?? _launched is not null;
+        if (debuggee.Engine is not { } engine) return;
+        bool terminate = terminateDebuggee ?? _launched is not null;
         ForgetControlState(engine);
         try
         {
             if (terminate && !engine.HasExited) TerminateDebuggee(engine).Wait(ProcessSignals.Grace * 2);
             else engine.Detach();
         }
-        finally { _engine = null; }
-        return null;
+        finally { debuggee.Engine = null; }
     }
 
     /// <summary>Answered at once: SIGTERM now, SIGKILL after a short grace; `exited` and
     /// `terminated` follow when the process has gone.</summary>
-    private JsonNode? Terminate()
+    public void Terminate()
     {
-        DebuggerEngine engine = RequireEngine();
+        DebuggerEngine engine = debuggee.RequireEngine();
         ForgetControlState(engine);
         _ = TerminateDebuggee(engine);
-        return null;
     }
 
     private void ForgetControlState(DebuggerEngine engine)
@@ -144,11 +130,8 @@ public sealed partial class DebugSession
 
     private void ForgetSteps()
     {
-        _handles.Clear();
-        _activeStepper = null;
         _entryBreakpoint = null;
-        EndAsyncStep();
-        EndAsyncStepOut();
+        forgetSteps();
     }
 
     /// <summary>Breakpoints, steppers and exception stops let go (its shutdown must not stop on
@@ -156,20 +139,20 @@ public sealed partial class DebugSession
     private Task TerminateDebuggee(DebuggerEngine engine)
     {
         try { engine.Release(); }
-        catch (EngineException error) { SendOutput("console", $"terminate: {error.Message}\n"); }
+        catch (EngineException error) { debuggee.SendOutput("console", $"terminate: {error.Message}\n"); }
         return ProcessSignals.TerminateAsync(engine.ProcessId, _launched?.Waiter);
     }
 
-    void IEngineListener.ProcessExited()
+    public void ProcessExited()
     {
-        _handles.Clear();
+        debuggee.Handles.Clear();
         Process? launched = _launched?.Waiter;
         Task.Run(() =>
         {
             if (launched is not null && launched.WaitForExit(60_000))
             {
                 launched.WaitForExit(); // drains the redirected output before `exited`
-                events.SendEvent("exited", new JsonObject { ["exitCode"] = launched.ExitCode });
+                debuggee.Events.SendEvent("exited", new JsonObject { ["exitCode"] = launched.ExitCode });
             }
             SendTerminated();
         });
@@ -178,6 +161,6 @@ public sealed partial class DebugSession
     private void SendTerminated()
     {
         if (Interlocked.Exchange(ref _terminatedSent, 1) == 0)
-            events.SendEvent("terminated", null);
+            debuggee.Events.SendEvent("terminated", null);
     }
 }

@@ -9,7 +9,7 @@ using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession
+public sealed class GotoTargets(Debuggee debuggee)
 {
     /// <summary>A line the next statement could move to: where its code starts in one method.</summary>
     private sealed record GotoTarget(int Id, string ModulePath, int MethodToken, int IlOffset, int Line);
@@ -17,13 +17,11 @@ public sealed partial class DebugSession
     private readonly List<GotoTarget> _gotoTargets = [];
     private int _nextGotoId;
 
-    private JsonNode GotoTargets(JsonObject arguments)
+    /// <summary>Where code starts on the line (one target per method with code there), as DAP's gotoTargets lists them.</summary>
+    public JsonArray Find(string path, int line)
     {
-        RequireStopped();
-        string path = arguments["source"]?["path"]?.GetValue<string>() ?? throw new DapException("gotoTargets needs 'source.path'");
-        int line = RequiredInt(arguments, "line");
         var targets = new JsonArray();
-        foreach (LoadedModule module in _modules.WithSymbols())
+        foreach (LoadedModule module in debuggee.Modules.WithSymbols())
             foreach (var resolved in module.Symbols!.ResolveLine(path, line))
             {
                 var target = new GotoTarget(++_nextGotoId, module.Path, resolved.MethodToken, resolved.IlOffset, resolved.Line);
@@ -34,18 +32,17 @@ public sealed partial class DebugSession
                     ["column"] = resolved.Column, ["endLine"] = resolved.EndLine, ["endColumn"] = resolved.EndColumn,
                 });
             }
-        return new JsonObject { ["targets"] = targets };
+        return targets;
     }
 
-    private JsonNode? Goto(JsonObject arguments)
+    /// <summary>Moves the thread's next statement to a target found before; the stop that follows is the caller's to announce.</summary>
+    public void Jump(uint threadId, int targetId)
     {
-        DebuggerEngine engine = RequireStopped();
-        uint threadId = (uint)RequiredInt(arguments, "threadId");
-        int targetId = RequiredInt(arguments, "targetId");
+        DebuggerEngine engine = debuggee.RequireStopped();
         GotoTarget target = _gotoTargets.FirstOrDefault(t => t.Id == targetId)
             ?? throw new DapException($"Unknown goto target {targetId} (ask gotoTargets first)");
         ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
-        FrameInfo top = FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault()
+        FrameInfo top = debuggee.Walk(threadId, thread, 1).FirstOrDefault()
             ?? throw new DapException($"thread {threadId} has no managed frame with code");
         if (top.MethodToken != target.MethodToken || top.ModulePath != target.ModulePath)
             throw new DapException($"line {target.Line} is not in {top.Name}, where thread {threadId} is stopped: the next statement can only move within the current method");
@@ -55,7 +52,5 @@ public sealed partial class DebugSession
             throw new DapException($"the runtime cannot move the next statement to line {target.Line} (0x{hr:X8}): "
                 + "it does not jump into or out of try/catch/finally blocks, nor where values are still on the evaluation stack");
         _gotoTargets.Clear();
-        StopHere("goto", threadId);
-        return null;
     }
 }

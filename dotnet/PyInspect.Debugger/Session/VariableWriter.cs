@@ -2,7 +2,6 @@
 // by func-eval) or null written into a local, an argument, a field or an array element of
 // the stopped process. Making a string runs code, which leaves values read before it
 // stale, so the target is located afresh after that.
-using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
@@ -10,31 +9,18 @@ using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession
+public sealed class VariableWriter(Debuggee debuggee)
 {
-    private JsonNode SetVariable(JsonObject arguments)
-    {
-        DebuggerEngine engine = RequireStopped();
-        object source = _handles.Variables(RequiredInt(arguments, "variablesReference"));
-        string name = arguments["name"]?.GetValue<string>() ?? throw new DapException("setVariable needs 'name'");
-        string text = arguments["value"]?.GetValue<string>()?.Trim() ?? throw new DapException("setVariable needs 'value'");
-        bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
-        VariableView view = Assign(name, text, hex, () => Locate(engine, source, name));
-        return AssignedJson(view);
-    }
+    /// <summary>setVariable: the variable `name` among a reference's children, read afresh after the write.</summary>
+    public VariableView SetVariable(object source, string name, string text, bool hex) =>
+        Assign(name, text, hex, () => Locate(source, name));
 
     /// <summary>setExpression: an assignable path (a local, an argument, a field path, an
     /// array element) in a frame, given the same values as setVariable.</summary>
-    private JsonNode SetExpression(JsonObject arguments)
+    public VariableView SetExpression(int frameId, string expression, string text, bool hex)
     {
-        RequireStopped();
-        string expression = arguments["expression"]?.GetValue<string>()?.Trim() ?? throw new DapException("setExpression needs 'expression'");
-        string text = arguments["value"]?.GetValue<string>()?.Trim() ?? throw new DapException("setExpression needs 'value'");
-        int frameId = arguments["frameId"]?.GetValue<int>() ?? throw new DapException("setExpression needs a 'frameId'");
-        bool hex = arguments["format"]?["hex"]?.GetValue<bool>() ?? false;
-        FrameFor(frameId);  // rejects an unknown id now
-        VariableView view = Assign(expression, text, hex, () => FramePath.Evaluate(expression, FrameFor(frameId)));
-        return AssignedJson(view);
+        debuggee.Frame(frameId);  // rejects an unknown id now
+        return Assign(expression, text, hex, () => FramePath.Evaluate(expression, debuggee.Frame(frameId)));
     }
 
     /// <summary>Write `text` into what `locate` finds; locate runs again after any func-eval.</summary>
@@ -49,18 +35,6 @@ public sealed partial class DebugSession
         else
             throw new DapException($"'{name}' cannot be set: only primitives, strings and null can be assigned");
         return VariableReader.Describe(name, name, locate(), hex);
-    }
-
-    private JsonObject AssignedJson(VariableView view)
-    {
-        var answer = new JsonObject
-        {
-            ["value"] = view.Value,
-            ["type"] = view.Type,
-            ["variablesReference"] = view.Children is null ? 0 : _handles.AddVariables(view.Children),
-        };
-        if (view.Address is { } address) answer["memoryReference"] = $"0x{address:x}";
-        return answer;
     }
 
     private static unsafe void WritePrimitive(ICorDebugGenericValue target, int elementType, string text)
@@ -79,7 +53,7 @@ public sealed partial class DebugSession
         {
             if (elementType != CorElementType.String || text.Length < 2 || text[0] != '"' || text[^1] != '"')
                 throw new DapException($"'{name}' takes null{(elementType == CorElementType.String ? " or a \"string\"" : "")}");
-            var made = (ICorDebugReferenceValue)Calls.NewString(_stopThreadId, System.Text.RegularExpressions.Regex.Unescape(text[1..^1]));
+            var made = (ICorDebugReferenceValue)debuggee.Calls.NewString(debuggee.StopThreadId, System.Text.RegularExpressions.Regex.Unescape(text[1..^1]));
             made.GetValue(out address);
         }
         var target = (ICorDebugReferenceValue)locate();
@@ -87,11 +61,11 @@ public sealed partial class DebugSession
     }
 
     /// <summary>The named variable in a frame's locals, an object's fields or an array's elements, read now.</summary>
-    private ICorDebugValue Locate(DebuggerEngine engine, object source, string name)
+    private ICorDebugValue Locate(object source, string name)
     {
         ICorDebugValue? found = source switch
         {
-            FrameScope scope => FrameVariables.Raw(FrameFor(scope.FrameId)).FirstOrDefault(v => v.Name == name)?.Value,
+            FrameScope scope => FrameVariables.Raw(debuggee.Frame(scope.FrameId)).FirstOrDefault(v => v.Name == name)?.Value,
             ObjectChildren obj => VariableReader.InstanceFields(obj.Type)
                 .Where(f => f.Field.DisplayName == name)
                 .Select(f => obj.Current().GetFieldValue(f.Class, f.Field.Token, out var value) >= 0 ? value : null)
@@ -100,14 +74,6 @@ public sealed partial class DebugSession
             _ => null,
         };
         return found ?? throw new DapException($"no variable '{name}' to set here");
-    }
-
-    /// <summary>The same frame walked again (same method and IL offset on its thread).</summary>
-    private FrameInfo Refreshed(DebuggerEngine engine, FrameInfo frame)
-    {
-        if (engine.GetThread(frame.ThreadId) is not { } thread) return frame;
-        return FrameWalker.Walk(frame.ThreadId, thread, _modules).FirstOrDefault(f =>
-            f.MethodToken == frame.MethodToken && f.IlOffset == frame.IlOffset && f.ModulePath == frame.ModulePath) ?? frame;
     }
 
     private static ICorDebugValue? ElementNamed(ArrayChildren array, string name)

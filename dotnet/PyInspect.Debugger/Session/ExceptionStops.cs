@@ -1,5 +1,5 @@
-// setExceptionBreakpoints / exceptionInfo, and the exception events that stop on them.
-// Filters: "all" stops where any exception is first thrown (caught or not), "user-unhandled"
+// The exception filters (setExceptionBreakpoints), the exception events that stop on them,
+// and the exception each thread is stopped at (exceptionInfo, `$exception`). Filters: "all" stops where any exception is first thrown (caught or not), "user-unhandled"
 // where one is about to go unhandled. A filter's condition (DAP filterOptions) names the
 // exception types to stop on, comma-separated, "!" before a name to exclude it.
 using System.Text.Json.Nodes;
@@ -9,7 +9,7 @@ using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession
+public sealed class ExceptionStops(Debuggee debuggee)
 {
     private const int FirstChance = 1, CatchHandlerFound = 3, Unhandled = 4;
     private readonly object _exceptionGate = new();
@@ -34,34 +34,26 @@ public sealed partial class DebugSession
         },
     ];
 
-    private JsonNode SetExceptionBreakpoints(JsonObject arguments)
+    /// <summary>The filters chosen, by id, replacing the previous set.</summary>
+    public void SetFilters(IReadOnlyDictionary<string, ExceptionTypeFilter> chosen)
     {
-        var chosen = new Dictionary<string, ExceptionTypeFilter>();
-        foreach (JsonNode? filter in arguments["filters"] as JsonArray ?? [])
-            chosen[KnownFilter(filter?.GetValue<string>())] = ExceptionTypeFilter.Any;
-        foreach (JsonNode? option in arguments["filterOptions"] as JsonArray ?? [])
-            chosen[KnownFilter(option?["filterId"]?.GetValue<string>())] =
-                ExceptionTypeFilter.Parse(option?["condition"]?.GetValue<string>());
         lock (_exceptionGate)
         {
             _exceptionFilters.Clear();
             foreach (var (id, filter) in chosen) _exceptionFilters[id] = filter;
         }
-        return new JsonObject
-        {
-            ["breakpoints"] = new JsonArray([.. chosen.Keys.Select(_ => (JsonNode)new JsonObject { ["verified"] = true })]),
-        };
     }
 
-    private static string KnownFilter(string? id) => id is "all" or "user-unhandled"
+    public static string KnownFilter(string? id) => id is "all" or "user-unhandled"
         ? id : throw new DapException($"unknown exception filter '{id}': use 'all' or 'user-unhandled'");
 
-    bool IEngineListener.ExceptionThrown(uint threadId, int eventType, ExceptionHandlerSite? handler)
+    /// <summary>An exception event: the stop a filter asks for, or null to run on.</summary>
+    public StopEvent? Thrown(uint threadId, int eventType, ExceptionHandlerSite? handler)
     {
         // Caught only by the catch-all of an async method's state machine: unhandled as far as
         // the user's code goes (the task carries it on); stop at the throw, as it happens.
         bool asyncUnhandled = eventType == CatchHandlerFound && IsAsyncCatchAll(handler);
-        if (_engine?.GetThread(threadId) is not { } thread) return false;
+        if (debuggee.Thread(threadId) is not { } thread) return null;
         bool wantsUserUnhandled;
         lock (_exceptionGate) wantsUserUnhandled = _exceptionFilters.ContainsKey("user-unhandled");
         bool leavesUserCode = wantsUserUnhandled && eventType == CatchHandlerFound && !asyncUnhandled
@@ -71,7 +63,7 @@ public sealed partial class DebugSession
             FirstChance => "all", Unhandled => "user-unhandled",
             _ => asyncUnhandled || leavesUserCode ? "user-unhandled" : null,
         };
-        if (filterId is null) return false;
+        if (filterId is null) return null;
         ExceptionTypeFilter? filter;
         lock (_exceptionGate)
         {
@@ -79,21 +71,19 @@ public sealed partial class DebugSession
             // An unhandled exception also stops under "all" when only that filter is on.
             if (filter is null && eventType == Unhandled) filter = _exceptionFilters.GetValueOrDefault("all");
         }
-        if (filter is null || thread.GetCurrentException(out var exception) < 0) return false;
-        if (filterId == "user-unhandled" && eventType == CatchHandlerFound && !FirstUserUnhandledStop(exception)) return false;
-        string stack = ExceptionDetails.FormatFrames(FrameWalker.Walk(threadId, thread, _modules, 200));
+        if (filter is null || thread.GetCurrentException(out var exception) < 0) return null;
+        if (filterId == "user-unhandled" && eventType == CatchHandlerFound && !FirstUserUnhandledStop(exception)) return null;
+        string stack = ExceptionDetails.FormatFrames(debuggee.Walk(threadId, thread, 200));
         ExceptionDetails details = ExceptionDetails.Read(exception, stack);
-        if (!filter.Matches(details.TypeName)) return false;
+        if (!filter.Matches(details.TypeName)) return null;
         bool userUnhandled = asyncUnhandled || leavesUserCode;
         string breakMode = eventType == Unhandled ? "unhandled" : userUnhandled ? "userUnhandled" : "always";
         lock (_exceptionGate) _currentExceptions[threadId] = (breakMode, details);
-        _handles.Clear();
         string what = eventType == Unhandled ? "Unhandled exception"
             : asyncUnhandled ? "Exception not handled in user code (the async method's task carries it)"
             : leavesUserCode ? "Exception not handled in user code (code without source catches it)" : "Exception thrown";
-        SendStopped("exception", threadId, description: $"{what}: {details.TypeName}: {details.Message}",
-            text: details.TypeName);
-        return true;
+        return new StopEvent("exception", threadId, Description: $"{what}: {details.TypeName}: {details.Message}",
+            Text: details.TypeName);
     }
 
     /// <summary>Just-my-code's user-unhandled: the exception passes through user code (a frame
@@ -101,8 +91,8 @@ public sealed partial class DebugSession
     /// a web framework catches whatever an endpoint throws and answers 500.</summary>
     private bool LeavesUserCode(uint threadId, ICorDebugThread thread, ExceptionHandlerSite? handler)
     {
-        if (handler is null || _modules.Find(handler.ModulePath)?.Symbols is not null) return false;
-        List<FrameInfo> frames = FrameWalker.Walk(threadId, thread, _modules, 400);
+        if (handler is null || debuggee.Modules.Find(handler.ModulePath)?.Symbols is not null) return false;
+        List<FrameInfo> frames = debuggee.Walk(threadId, thread, 400);
         int catching = frames.FindIndex(f => f.ModulePath == handler.ModulePath && f.MethodToken == handler.MethodToken);
         return catching > 0 && frames.Take(catching).Any(f => f.Source is not null);
     }
@@ -118,33 +108,24 @@ public sealed partial class DebugSession
     }
 
     private bool IsAsyncCatchAll(ExceptionHandlerSite? handler) =>
-        handler is not null && _modules.Find(handler.ModulePath)?.Symbols is { } symbols
+        handler is not null && debuggee.Modules.Find(handler.ModulePath)?.Symbols is { } symbols
         && symbols.AsyncCatchHandlerOffset(handler.MethodToken) == (int)handler.Offset;
 
-    private JsonNode ExceptionInfo(JsonObject arguments)
+    /// <summary>The exception the thread is stopped at: how it broke, and what it is.</summary>
+    public (string BreakMode, ExceptionDetails Details) Current(uint threadId)
     {
-        RequireStopped();
-        uint threadId = (uint)RequiredInt(arguments, "threadId");
-        (string BreakMode, ExceptionDetails Details) current;
         lock (_exceptionGate)
-            if (!_currentExceptions.TryGetValue(threadId, out current))
-                throw new DapException($"thread {threadId} is not stopped at an exception");
-        return new JsonObject
-        {
-            ["exceptionId"] = current.Details.TypeName,
-            ["description"] = current.Details.Message,
-            ["breakMode"] = current.BreakMode,
-            ["details"] = current.Details.ToJson(),
-        };
+            return _currentExceptions.TryGetValue(threadId, out var current) ? current
+                : throw new DapException($"thread {threadId} is not stopped at an exception");
     }
 
-    private bool IsAtException(uint threadId)
+    public bool IsAtException(uint threadId)
     {
         lock (_exceptionGate) return _currentExceptions.ContainsKey(threadId);
     }
 
     /// <summary>A resume leaves every exception stop behind.</summary>
-    private void ForgetExceptions()
+    public void Forget()
     {
         lock (_exceptionGate) _currentExceptions.Clear();
     }

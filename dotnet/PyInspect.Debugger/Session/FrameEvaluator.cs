@@ -5,31 +5,32 @@ using System.Runtime.CompilerServices;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Evaluation;
+using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession
+public sealed class FrameEvaluator(Debuggee debuggee)
 {
     /// <summary>Func-eval for the evaluator (getters, methods, strings and values passed to them).</summary>
-    private IDebuggeeCalls? EvaluatorCalls => _engine is null ? null : Calls;
+    private IDebuggeeCalls? EvaluatorCalls => debuggee.Engine is null ? null : debuggee.Calls;
 
     /// <summary>Where each frame handed out sits on its stack, remembered while its ICorDebugFrame still answers.</summary>
     private static readonly ConditionalWeakTable<FrameInfo, StrongBox<ulong>> FrameStarts = new();
 
     /// <summary>noSideEffects: no debuggee code runs (calls are refused by name) and nothing is assigned.</summary>
-    private EvalContext NewEvalContext(FrameInfo frame, int? itemBudget = null, TimeSpan? timeBudget = null, bool allowAssignments = true,
+    public EvalContext NewEvalContext(FrameInfo frame, int? itemBudget = null, TimeSpan? timeBudget = null, bool allowAssignments = true,
         bool noSideEffects = false)
     {
         FrameInfo live = Revive(frame);
         ulong start = FrameStarts.TryGetValue(live, out var box) ? box.Value : 0;
-        return new EvalContext(live, _modules, noSideEffects ? null : EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame))
+        return new EvalContext(live, debuggee.Modules, noSideEffects ? null : EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame))
         {
             CallsRefused = noSideEffects,
-            ReadMemory = (address, buffer) => _engine?.ReadMemory(address, buffer) ?? 0,
+            ReadMemory = (address, buffer) => debuggee.Engine?.ReadMemory(address, buffer) ?? 0,
             ItemBudget = itemBudget ?? EvalContext.DefaultItemBudget,
             AllowAssignments = allowAssignments && !noSideEffects,
             TimeBudget = timeBudget ?? EvalContext.DefaultTimeBudget,
-            CurrentException = () => _engine?.GetThread(live.ThreadId) is { } thread && thread.GetCurrentException(out var exception) >= 0
+            CurrentException = () => debuggee.Thread(live.ThreadId) is { } thread && thread.GetCurrentException(out var exception) >= 0
                 ? exception : null,
         };
     }
@@ -43,8 +44,8 @@ public sealed partial class DebugSession
             return frame;
         }
         FrameInfo? again = FrameStarts.TryGetValue(frame, out var box) ? FindFrame(frame.ThreadId, box.Value) : null;
-        again ??= _engine?.GetThread(frame.ThreadId) is { } thread
-            ? FrameWalker.Walk(frame.ThreadId, thread, _modules).FirstOrDefault(f =>
+        again ??= debuggee.Thread(frame.ThreadId) is { } thread
+            ? debuggee.Walk(frame.ThreadId, thread).FirstOrDefault(f =>
                 f.MethodToken == frame.MethodToken && f.ModulePath == frame.ModulePath && f.IlOffset == frame.IlOffset)
             : null;
         return Remember(again, frame) ?? frame;
@@ -62,8 +63,8 @@ public sealed partial class DebugSession
 
     private FrameInfo? FindFrame(uint threadId, ulong stackStart)
     {
-        if (_engine?.GetThread(threadId) is not { } thread) return null;
-        foreach (FrameInfo candidate in FrameWalker.Walk(threadId, thread, _modules))
+        if (debuggee.Thread(threadId) is not { } thread) return null;
+        foreach (FrameInfo candidate in debuggee.Walk(threadId, thread))
             if (candidate.Frame.GetStackRange(out ulong low, out _) >= 0 && low == stackStart) return candidate;
         return null;
     }
@@ -71,13 +72,12 @@ public sealed partial class DebugSession
     /// <summary>The top frame with code of a thread that just hit a breakpoint.</summary>
     private EvalContext? HitContext(uint threadId)
     {
-        if (_engine?.GetThread(threadId) is not { } thread) return null;
-        FrameInfo? top = FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault();
+        FrameInfo? top = debuggee.TopFrame(threadId);
         return top is null ? null : NewEvalContext(top);
     }
 
     /// <summary>null when the condition holds or cannot be evaluated (then `why` says why), else false.</summary>
-    private bool ConditionHolds(uint threadId, string condition, out string? why)
+    public bool ConditionHolds(uint threadId, string condition, out string? why)
     {
         why = null;
         try
@@ -85,7 +85,7 @@ public sealed partial class DebugSession
             using EvalContext context = HitContext(threadId) ?? throw new EvalException("no frame to evaluate it in");
             return ExpressionEvaluator.Condition(condition, context);
         }
-        catch (Exception error) when (error is EvalException or EngineException)
+        catch (Exception error) when (error is EvalException or EngineException or ValuePathException)
         {
             why = error.Message;
             return true;
@@ -97,7 +97,7 @@ public sealed partial class DebugSession
         }
     }
 
-    private string LogMessage(uint threadId, string message)
+    public string LogMessage(uint threadId, string message)
     {
         using EvalContext? context = HitContext(threadId);
         return context is null ? message : ExpressionEvaluator.Interpolate(message, context);

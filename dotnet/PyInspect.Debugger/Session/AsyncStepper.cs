@@ -12,7 +12,7 @@ using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession
+public sealed class AsyncStepper(Debuggee debuggee)
 {
     /// <summary>A step over an await in flight: the state machine it follows and its resume breakpoints.</summary>
     private sealed record AsyncStep(ICorDebugHandleValue Machine, List<ICorDebugFunctionBreakpoint> ResumeBreakpoints);
@@ -20,16 +20,16 @@ public sealed partial class DebugSession
     private AsyncStep? _asyncStep;
 
     /// <summary>Before a step over: when the statement holds an await, follow its state machine.</summary>
-    private void PrepareAsyncStep(uint threadId, ICorDebugThread thread)
+    public void Prepare(uint threadId, ICorDebugThread thread)
     {
-        EndAsyncStep();
-        FrameInfo? top = FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault();
+        End();
+        FrameInfo? top = debuggee.Walk(threadId, thread, 1).FirstOrDefault();
         if (top?.Module?.Symbols is not { } symbols || !StateMachineFrames.IsMoveNext(top)) return;
         var ranges = symbols.GetStepRanges(top.MethodToken, (int)top.IlOffset);
         var awaits = symbols.AwaitPoints(top.MethodToken)
             .Where(a => ranges.Any(r => a.YieldOffset >= r.Start && a.YieldOffset < r.End)).ToList();
         if (awaits.Count == 0 || top.Frame.GetArgument(0, out var machine) < 0) return;
-        if (HoldStrongly(machine) is not { } handle) return;
+        if (ObjectHandles.HoldStrongly(machine) is not { } handle) return;
         var breakpoints = new List<ICorDebugFunctionBreakpoint>();
         foreach (AwaitPoint point in awaits)
             if (top.Module.Module.GetFunctionFromToken(point.ResumeMethodToken, out var function) >= 0
@@ -42,23 +42,25 @@ public sealed partial class DebugSession
     }
 
     /// <summary>A step that ended while its state machine is suspended at the await: not a stop, keep waiting.</summary>
-    private bool StepEndedInsideAwait() => _asyncStep is { } step && StateMachineSuspended(step.Machine);
+    public bool StepEndedInsideAwait() => _asyncStep is { } step && StateMachineSuspended(step.Machine);
 
-    /// <summary>A resume breakpoint: true when it is ours (then the step carries on or the process runs on).</summary>
-    private bool ResumeBreakpointHit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
+    /// <summary>A resume breakpoint: true when it is ours. `resumedOn` is the thread the
+    /// stepped machine resumed on (the step carries on from there), null when another
+    /// instance of the method resumed or the thread is gone.</summary>
+    public bool IsResume(uint threadId, ICorDebugFunctionBreakpoint breakpoint, out ICorDebugThread? resumedOn)
     {
-        if (_asyncStep is not { } step || !step.ResumeBreakpoints.Any(b => IsSameLocation(b, breakpoint))) return false;
-        if (_engine?.GetThread(threadId) is not { } thread) return true;
-        FrameInfo? top = FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault();
-        if (top is null || top.Frame.GetArgument(0, out var machine) < 0 || !SameObject(machine, step.Machine))
+        resumedOn = null;
+        if (_asyncStep is not { } step || !step.ResumeBreakpoints.Any(b => BreakpointLocation.Same(b, breakpoint))) return false;
+        if (debuggee.Thread(threadId) is not { } thread) return true;
+        FrameInfo? top = debuggee.Walk(threadId, thread, 1).FirstOrDefault();
+        if (top is null || top.Frame.GetArgument(0, out var machine) < 0 || !ObjectHandles.SameObject(machine, step.Machine))
             return true;  // another instance of the same async method resumed: not the one being stepped
-        EndAsyncStep();
-        _activeStepper?.Deactivate();  // the first stepper may still be looking for user code elsewhere
-        _activeStepper = Stepping.Begin(threadId, thread, StepKind.Over, _modules);
+        End();
+        resumedOn = thread;
         return true;
     }
 
-    private void EndAsyncStep()
+    public void End()
     {
         if (_asyncStep is not { } step) return;
         _asyncStep = null;
@@ -72,11 +74,4 @@ public sealed partial class DebugSession
         ICorDebugValue? state = ValuePath.Member(machine, "<>1__state");
         return state is not null && ValueText.RawBytes(state) is { Length: >= 4 } raw && BitConverter.ToInt32(raw) >= 0;
     }
-
-    /// <summary>A strong handle to the object a reference points at: it follows the object across GCs.</summary>
-    private static ICorDebugHandleValue? HoldStrongly(ICorDebugValue reference) =>
-        ValuePath.Dereference(reference) is ICorDebugHeapValue2 heap && heap.CreateHandle(1, out var handle) >= 0 ? handle : null;
-
-    private static bool SameObject(ICorDebugValue reference, ICorDebugHandleValue handle) =>
-        reference is ICorDebugReferenceValue r && r.GetValue(out ulong a) >= 0 && handle.GetValue(out ulong b) >= 0 && a == b && a != 0;
 }

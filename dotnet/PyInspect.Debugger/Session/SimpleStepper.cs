@@ -1,4 +1,4 @@
-// Starting a step with ICorDebugStepper: over and into step through the IL ranges of the
+// A plain step with ICorDebugStepper: over and into step through the IL ranges of the
 // current statement (from the PDB), out returns to the caller. Steppers are "just my
 // code": modules with symbols are user code, so stepping stays in code with source.
 using PyInspect.Debugger.Engine;
@@ -7,7 +7,7 @@ using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;
 
-public static class Stepping
+public static class SimpleStepper
 {
     private const int InterceptAllButClassInitAndSecurity = 0xffff & ~(0x01 | 0x04);
     private const int StopNone = 0;
