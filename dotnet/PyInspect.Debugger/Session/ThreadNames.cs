@@ -21,6 +21,6 @@ public static class ThreadNames
                 ? text[1..^1]
                 : fallback;
         }
-        catch (Exception e) when (e is Protocol.DapException or InvalidCastException) { return fallback; }
+        catch (Exception e) when (e is ValuePathException or InvalidCastException) { return fallback; }
     }
 }
