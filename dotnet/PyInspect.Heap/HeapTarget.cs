@@ -117,9 +117,6 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.</summary>
     public HeapGraphBuilder StartGraph() => new(Runtime);
 
-    /// <summary>Build a heap graph snapshot in one call (dominators and retained sizes included).</summary>
-    public HeapGraph BuildGraph() => StartGraph().Finish();
-
     /// <summary>
     /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the
     /// object's address, reference fields expanded to <paramref name="depth"/> levels.

@@ -32,9 +32,6 @@ public sealed class Debuggee(IEventSink events)
         return engine;
     }
 
-    public ICorDebugThread RequireThread(uint threadId) =>
-        RequireEngine().GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
-
     /// <summary>Func-eval on the current process, reporting a thrown exception by type and message.</summary>
     public IDebuggeeCalls Calls => new FuncEval(RequireEngine(), exception =>
     {

@@ -64,10 +64,6 @@ public sealed partial class ModuleMetadata
 
     public bool HasNamespace(string name) => _types.Value.Namespaces.Contains(name);
 
-    /// <summary>Full names of the types whose last name part is `simpleName`.</summary>
-    public IEnumerable<string> TypesNamed(string simpleName) =>
-        _types.Value.ByName.Keys.Where(k => k == simpleName || k.EndsWith("." + simpleName, StringComparison.Ordinal));
-
     /// <summary>The type a nested type is declared in; null for a top-level type.</summary>
     public int? DeclaringTypeOf(int typeDefToken)
     {
