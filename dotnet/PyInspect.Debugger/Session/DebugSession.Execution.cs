@@ -73,8 +73,11 @@ public sealed partial class DebugSession
         DebuggerEngine engine = RequireStopped();
         uint threadId = (uint)RequiredInt(arguments, "threadId");
         ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
+        _steppingInPastFiltered = false;
         if (kind == StepKind.Over) PrepareAsyncStep(threadId, thread);
         else EndAsyncStep();
+        if (kind == StepKind.Over) PrepareStepOffAsyncEnd(threadId, thread);
+        else _steppingOffAsyncEnd = false;
         if (kind == StepKind.Out && PrepareAsyncStepOut(threadId, thread))
             _activeStepper = null;  // the caller is reached through the task's completion, not the stack
         else
@@ -86,12 +89,13 @@ public sealed partial class DebugSession
     /// <summary>A step that ends in code without source (an async method's kickoff stub) steps
     /// out on to the next frame with source; one that left user code for good (Main returned
     /// into the runtime) lets the process run on.</summary>
-    bool IEngineListener.StepCompleted(uint threadId, StepperIdentity stepper)
+    bool IEngineListener.StepCompleted(uint threadId, StepperIdentity stepper, CorDebugStepReason reason)
     {
         if (!stepper.Is(_activeStepper)) return false;  // a step cancelled by a stop, its callback queued before it
         _activeStepper = null;
         if (StepEndedInsideAwait()) return false;  // the method waits at an await: the step ends where it resumes
         if (_engine?.GetThread(threadId) is not { } thread) return false;
+        if (StepInGoesOn(threadId, thread, reason) || StepOffAsyncEndGoesOn(threadId, thread, reason)) return false;
         if (FrameWalker.Walk(threadId, thread, _modules, 1).FirstOrDefault()?.Source is null)
         {
             if (FrameWalker.Walk(threadId, thread, _modules, 64).Skip(1).Any(f => f.Source is not null))

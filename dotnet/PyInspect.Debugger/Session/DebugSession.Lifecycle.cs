@@ -27,6 +27,7 @@ public sealed partial class DebugSession
             arguments["cwd"]?.GetValue<string>(),
             arguments["env"]?.AsObject().ToDictionary(p => p.Key, p => p.Value?.ToString() ?? "") ?? []);
         _stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
+        _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
         LaunchedProgram launched = ProcessLauncher.Start(request, text => SendOutput("stdout", text), text => SendOutput("stderr", text));
         _launched = launched;
@@ -54,6 +55,7 @@ public sealed partial class DebugSession
     {
         if (_engine is not null) throw new DapException("already debugging a process");
         int processId = ProcessIdArgument(arguments);
+        _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
         if (!File.Exists($"/proc/{processId}/maps")) throw new DapException($"no process with id {processId}");
         DebuggerEngine engine = DebuggerEngine.Attach(processId, this);
