@@ -51,11 +51,11 @@ public sealed partial class DebugSession
         ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
         int start = Math.Max(arguments["startFrame"]?.GetValue<int>() ?? 0, 0);
         int levels = arguments["levels"]?.GetValue<int>() ?? 0;
-        List<FrameInfo> frames = FrameWalker.Walk(threadId, thread, _modules);
+        List<object> frames = WithAsyncCallers(FrameWalker.Walk(threadId, thread, _modules), _modules);
         var page = levels > 0 ? frames.Skip(start).Take(levels) : frames.Skip(start);
         return new JsonObject
         {
-            ["stackFrames"] = new JsonArray([.. page.Select(FrameJson)]),
+            ["stackFrames"] = new JsonArray([.. page.Select(StackFrameJson)]),
             ["totalFrames"] = frames.Count,
         };
     }
@@ -111,6 +111,7 @@ public sealed partial class DebugSession
     {
         RequireStopped();
         int frameId = RequiredInt(arguments, "frameId");
+        if (IsAsyncCallerFrame(frameId)) return new JsonObject { ["scopes"] = new JsonArray() };
         FrameFor(frameId);  // rejects an unknown id now
         var scope = new JsonObject
         {
