@@ -14,14 +14,15 @@ public static partial class ClosureFrames
 {
     private const string DisplayClassLocal = "CS$<>8__locals";
 
-    [GeneratedRegex(@"^(?<outer>.+?)\.<>c(?:__DisplayClass[\d_]+)?\.<(?<method>[^>]+)>b__(?<n>[\d_]+)$")]
+    [GeneratedRegex(@"^(?<outer>.+?)\.<>c(?:__DisplayClass[\d_]+)?\.<(?<method><Main>\$|[^>]+)>b__(?<n>[\d_]+)$")]
     private static partial Regex LambdaName();
 
-    [GeneratedRegex(@"^(?<outer>.+?)\.<(?<method>[^>]+)>g__(?<local>[^|]+)\|[\d_]+$")]
+    [GeneratedRegex(@"^(?<outer>.+?)\.<(?<method><Main>\$|[^>]+)>g__(?<local>[^|]+)\|[\d_]+$")]
     private static partial Regex LocalFunctionName();
 
     /// <summary>"Ns.T.&lt;&gt;c__DisplayClass1_0.&lt;Run&gt;b__0" as "Ns.T.Run.AnonymousMethod__0", a local
-    /// function "Ns.T.&lt;Run&gt;g__Helper|1_0" as "Ns.T.Run.Helper"; others unchanged.</summary>
+    /// function "Ns.T.&lt;Run&gt;g__Helper|1_0" as "Ns.T.Run.Helper"; top-level statements'
+    /// Main keeps its own name, "Program.&lt;Main&gt;$.AnonymousMethod__0_4"; others unchanged.</summary>
     public static string DisplayName(string methodName) =>
         LambdaName().Match(methodName) is { Success: true } m
             ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}.AnonymousMethod__{m.Groups["n"].Value}"

@@ -16,12 +16,10 @@ public sealed class ModuleCatalog : IDisposable
     private readonly object _gate = new();
     private readonly Dictionary<string, LoadedModule> _byPath = new(StringComparer.Ordinal);
 
-    /// <summary>Record a module; modules with symbols become "my code" for JMC stepping.</summary>
+    /// <summary>Record a module with its symbols (StepFilter makes those with symbols "my code").</summary>
     public LoadedModule Add(ICorDebugModule module, string path)
     {
         ModuleSymbols? symbols = path.Length > 0 ? ModuleSymbols.TryLoad(path) : null;
-        if (symbols is not null && module is ICorDebugModule2 jmc)
-            jmc.SetJMCStatus(1, 0, 0);
         var loaded = new LoadedModule(module, path, symbols);
         lock (_gate) _byPath[path] = loaded;
         return loaded;

@@ -12,13 +12,15 @@ namespace PyInspect.Debugger.Frames;
 
 public static partial class StateMachineFrames
 {
-    [GeneratedRegex(@"^(?<outer>.+)\.<(?<method>[^>]+)>d__\d+\.MoveNext$")]
+    [GeneratedRegex(@"^(?<outer>.+)\.<(?<method>.+)>d(?:__\d+)?\.MoveNext$")]
     private static partial Regex MoveNextName();
 
     [GeneratedRegex(@"^<(?<name>[^>]+)>5__(?<slot>\d+)$")]
     private static partial Regex HoistedLocal();
 
-    /// <summary>"Ns.Type.<Steps>d__10.MoveNext" as the method it implements: "Ns.Type.Steps"; others unchanged.</summary>
+    /// <summary>"Ns.Type.<Steps>d__10.MoveNext" as the method it implements: "Ns.Type.Steps" (an
+    /// async lambda's "Ns.Type.<>c.<<Main>$>b__0_4>d.MoveNext" as "Ns.Type.<>c.<<Main>$>b__0_4",
+    /// which ClosureFrames names in turn); others unchanged.</summary>
     public static string DisplayName(string methodName) =>
         MoveNextName().Match(methodName) is { Success: true } m ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}" : methodName;
 

@@ -21,6 +21,9 @@ public sealed class AsyncStepOut(Debuggee debuggee)
 
     private StepOut? _asyncStepOut;
 
+    /// <summary>A notification is armed and has not arrived yet.</summary>
+    public bool IsArmed => _asyncStepOut is not null;
+
     /// <summary>Arms the wait-completion notification when the top frame is a resumed async
     /// method (no user code below it on the stack); true when armed, so no plain step out is needed.</summary>
     public bool Prepare(uint threadId, ICorDebugThread thread)

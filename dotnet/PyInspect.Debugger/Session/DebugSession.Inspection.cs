@@ -31,7 +31,7 @@ public sealed partial class DebugSession
         var page = levels > 0 ? frames.Skip(start).Take(levels) : frames.Skip(start);
         return new JsonObject
         {
-            ["stackFrames"] = new JsonArray([.. page.Select(FrameJson)]),
+            ["stackFrames"] = new JsonArray([.. page.Select(StackFrameJson)]),
             ["totalFrames"] = frames.Count,
         };
     }
@@ -64,6 +64,7 @@ public sealed partial class DebugSession
     {
         RequireStopped();
         int frameId = RequiredInt(arguments, "frameId");
+        if (IsAsyncCallerFrame(frameId)) return new JsonObject { ["scopes"] = new JsonArray() };
         _debuggee.Frame(frameId);  // rejects an unknown id now
         var scope = new JsonObject
         {

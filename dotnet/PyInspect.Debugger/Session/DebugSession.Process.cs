@@ -22,6 +22,7 @@ public sealed partial class DebugSession
             arguments["cwd"]?.GetValue<string>(),
             arguments["env"]?.AsObject().ToDictionary(p => p.Key, p => p.Value?.ToString() ?? "") ?? []);
         bool stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
+        _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
         _lifecycle.Launch(request, stopAtEntry);
         return null;
@@ -31,6 +32,7 @@ public sealed partial class DebugSession
     {
         if (_debuggee.Engine is not null) throw new DapException("already debugging a process");
         int processId = ProcessIdArgument(arguments);
+        _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
         // One brief stop while attaching: the threads that already run, and their names.
         _lifecycle.Attach(processId, _threads.RememberNames);

@@ -5,7 +5,9 @@
 //   Threads           thread ids and remembered names
 //   Breakpoints       source and function breakpoints, and what a hit means
 //   ExceptionStops    exception filters, exception events, the exception a thread stopped at
-//   Steppers          plain, await-following and async step-out steps, ended by every stop
+//   StepFilter        what stepping treats as user code (justMyCode, enableStepFiltering)
+//   Steppers          plain, await-following and async step-out steps, step-in past
+//                     filtered code, step off an async method's end; ended by every stop
 //   FrameEvaluator    evaluation contexts on frames (evaluate, conditions, log points)
 //   Variables         what a variablesReference shows (locals, elements, fields, getters)
 //   VariableWriter    setVariable / setExpression
@@ -30,6 +32,7 @@ public sealed partial class DebugSession : IDapHandler, IEngineListener
     private readonly Threads _threads;
     private readonly Breakpoints _breakpoints;
     private readonly ExceptionStops _exceptions;
+    private readonly StepFilter _stepFilter = new();
     private readonly Steppers _steppers;
     private readonly FrameEvaluator _evaluator;
     private readonly Variables _variables;
@@ -41,7 +44,7 @@ public sealed partial class DebugSession : IDapHandler, IEngineListener
         _events = events;
         _debuggee = new Debuggee(events);
         _threads = new Threads(_debuggee);
-        _steppers = new Steppers(_debuggee);
+        _steppers = new Steppers(_debuggee, _stepFilter);
         _exceptions = new ExceptionStops(_debuggee);
         _evaluator = new FrameEvaluator(_debuggee);
         _breakpoints = new Breakpoints(_debuggee, _evaluator);
@@ -174,6 +177,7 @@ public sealed partial class DebugSession : IDapHandler, IEngineListener
     void IEngineListener.ModuleLoaded(ICorDebugModule module, string path)
     {
         LoadedModule loaded = _debuggee.Modules.Add(module, path);
+        foreach (string problem in _stepFilter.MarkUserCode(loaded)) _debuggee.SendOutput("console", problem + "\n");
         _events.SendEvent("module", new JsonObject { ["reason"] = "new", ["module"] = ModuleJson(loaded) });
         foreach (var bp in _breakpoints.BindModule(loaded))
             _events.SendEvent("breakpoint", new JsonObject { ["reason"] = "changed", ["breakpoint"] = BreakpointJson(bp) });
@@ -189,8 +193,8 @@ public sealed partial class DebugSession : IDapHandler, IEngineListener
         return Announce(_breakpoints.Hit(threadId, breakpoint));
     }
 
-    bool IEngineListener.StepCompleted(uint threadId, StepperIdentity stepper) =>
-        Announce(_steppers.Completed(threadId, stepper));
+    bool IEngineListener.StepCompleted(uint threadId, StepperIdentity stepper, CorDebugStepReason reason) =>
+        Announce(_steppers.Completed(threadId, stepper, reason));
 
     bool IEngineListener.ExceptionThrown(uint threadId, int eventType, ExceptionHandlerSite? handler) =>
         Announce(_exceptions.Thrown(threadId, eventType, handler));

@@ -70,18 +70,10 @@ public sealed class VariableWriter(Debuggee debuggee)
                 .Where(f => f.Field.DisplayName == name)
                 .Select(f => obj.Current().GetFieldValue(f.Class, f.Field.Token, out var value) >= 0 ? value : null)
                 .FirstOrDefault(),
-            ArrayChildren array => ElementNamed(array, name),
+            ArrayChildren array => ElementWriter.ArrayElement(array, name),
+            CollectionChildren collection => ElementWriter.Locate(collection, name),
             _ => null,
         };
         return found ?? throw new DapException($"no variable '{name}' to set here");
-    }
-
-    private static ICorDebugValue? ElementNamed(ArrayChildren array, string name)
-    {
-        int total = (int)array.Dimensions.Aggregate(1L, (acc, d) => acc * d);
-        for (int position = 0; position < total; position++)
-            if ($"[{ChildReader.IndexText(array.Dimensions, position)}]" == name)
-                return array.Array.GetElementAtPosition((uint)position, out var value) >= 0 ? value : null;
-        return null;
     }
 }
