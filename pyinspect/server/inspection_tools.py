@@ -73,7 +73,9 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
         methods, computed getters, constructors, assignments. It can change the program
         (e.g. list.RemoveAt(0), File.WriteAllText), so use evaluate first and this only when
         evaluate answers EVALUATION_NEEDS_CALL and running the call is acceptable. Reads
-        cached before it are dropped. Errors: {"error": true, "message", "type", "code"}."""
+        cached before it are dropped. An `out var` value is usable later in the same
+        expression: `d.TryGetValue(k, out var v) ? v : null`, `new { ok = d.TryGetValue(k, out var v), v }`.
+        Errors: {"error": true, "message", "type", "code"}."""
         return get_session().inspector.evaluate(expression, thread_id, frame_index, format, allow_calls=True)
 
     for tool, output, title in ((threads_list, ThreadsAnswer, "List Threads"),

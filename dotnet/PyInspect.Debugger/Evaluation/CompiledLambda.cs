@@ -23,7 +23,10 @@ public sealed class CompiledLambda(Interpreter interpreter, string[] parameters)
         };
         if (lambda.ExpressionBody is not { } body)
             throw new EvalException($"'{lambda}': only expression-bodied lambdas are supported");
-        LambdaNode node = new CompiledLambda(interpreter, parameters).Node(body);
+        var compiler = new CompiledLambda(interpreter, parameters);
+        // A name a pattern or `out var` declares lives for the rest of the body: one scope for all of it.
+        LambdaNode node = body.DescendantNodesAndSelf().Any(n => n is SingleVariableDesignationSyntax)
+            ? compiler.Interpreted(body) : compiler.Node(body);
         return (item, index) => node(item, index);
     }
 

@@ -93,6 +93,21 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
         _scopes[^1][name] = value;
     }
 
+    private readonly List<KeyValuePair<string, object?>> _outValues = [];
+
+    /// <summary>Values `out var name` arguments received, in the order they were declared (reported beside the result).</summary>
+    public IReadOnlyList<KeyValuePair<string, object?>> OutValues => _outValues;
+
+    /// <summary>An `out var name`: declared like a pattern's name, and remembered for the report
+    /// when it is the expression's own (one inside a lambda is per element, not one value).</summary>
+    public void DeclareOut(string name, object? value)
+    {
+        Declare(name, value);
+        if (_scopes.Count > 1) return;
+        _outValues.RemoveAll(p => p.Key == name);
+        _outValues.Add(new KeyValuePair<string, object?>(name, value));
+    }
+
     public T WithScope<T>(Dictionary<string, object?> scope, Func<T> body)
     {
         _scopes.Add(scope);

@@ -15,7 +15,19 @@ public static class ExpressionEvaluator
     public static VariableView Evaluate(string expression, EvalContext context, bool hex)
     {
         object? value = Interpreter.Evaluate(expression, context);
-        return Describe(expression, expression, value, hex);
+        VariableView view = Describe(expression, expression, value, hex);
+        return context.OutValues.Count == 0 ? view : WithOutValues(view, context.OutValues, hex);
+    }
+
+    /// <summary>`int.TryParse("12", out var n)`: the result as it is, with each out value listed
+    /// as a child by its name (the Immediate window's `n` afterwards), after any children of its own.</summary>
+    private static VariableView WithOutValues(VariableView view, IReadOnlyList<KeyValuePair<string, object?>> outs, bool hex)
+    {
+        if (view.Children is not (null or ListChildren)) return view;  // an object's own members; out values stay usable by name
+        var items = view.Children is ListChildren own ? own.Items.ToList() : [];
+        var added = outs.Where(o => items.All(i => i.Name != o.Key)).Select(o => Describe(o.Key, o.Key, o.Value, hex)).ToList();
+        items.AddRange(added);
+        return view with { Children = new ListChildren(items), NamedCount = view.NamedCount + added.Count };
     }
 
     public static VariableView Describe(string name, string evaluateName, object? value, bool hex)

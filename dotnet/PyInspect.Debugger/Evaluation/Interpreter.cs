@@ -189,6 +189,7 @@ public sealed partial class Interpreter(EvalContext context)
 
     private object? MemberAccess(MemberAccessExpressionSyntax access)
     {
+        if (BaseAccess.IsBase(access.Expression)) return BaseAccess.Member(this, access.Name.Identifier.ValueText, access.ToString());
         object? target = Eval(access.Expression);
         return Member(target, access.Name.Identifier.ValueText, access.Expression.ToString());
     }

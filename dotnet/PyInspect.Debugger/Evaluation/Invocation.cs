@@ -18,8 +18,11 @@ public sealed partial class Interpreter
     private object? Invoke(InvocationExpressionSyntax invocation)
     {
         var arguments = invocation.ArgumentList.Arguments;
+        if (DelegateCalls.LambdaOf(invocation.Expression) is { } invoked)
+            return DelegateCalls.InvokeLambda(this, invocation, invoked, invocation.ToString());
         (object? receiver, string name, bool hasReceiver) = invocation.Expression switch
         {
+            MemberAccessExpressionSyntax { Expression: BaseExpressionSyntax } access => (null, access.Name.Identifier.ValueText, true),
             MemberAccessExpressionSyntax access => (Eval(access.Expression), access.Name.Identifier.ValueText, true),
             MemberBindingExpressionSyntax binding => (Bound(), binding.Name.Identifier.ValueText, true),
             IdentifierNameSyntax identifier => (null, identifier.Identifier.ValueText, false),
@@ -40,10 +43,15 @@ public sealed partial class Interpreter
         if (receiver is TypeRef { FullName: "System.Linq.Enumerable" } && arguments.Count > 0
             && Stable(Eval(arguments[0].Expression)) is var source && Linq.Handles(name, source, SyntaxFactory.SeparatedList(arguments.Skip(1))))
             return Linq.Apply(this, source, name, SyntaxFactory.SeparatedList(arguments.Skip(1)), typeArguments, text);
+        if (DelegateCalls.IsArrayPredicate(receiver, name, arguments))
+            return Linq.Apply(this, Stable(Eval(arguments[0].Expression)), name, SyntaxFactory.SeparatedList(arguments.Skip(1)), typeArguments, text);
+        if (OutArguments.Any(arguments)) return OutArguments.Invoke(this, receiver, hasReceiver, name, arguments, text);
         var values = arguments.Select(a => a.Expression is LambdaExpressionSyntax
-            ? throw new EvalException($"cannot evaluate '{text}': lambdas are supported in LINQ operators only")
+            ? throw DelegateCalls.LambdaArgument(receiver, name, text)
             : Local(Eval(a.Expression))).ToList();
+        if (DelegateCalls.TryInvokeHeld(this, receiver, hasReceiver, name, values, text, out object? invokedHeld)) return invokedHeld;
         if (!hasReceiver) return CallImplicit(name, values, text);
+        if (invocation.Expression is MemberAccessExpressionSyntax { Expression: BaseExpressionSyntax }) return BaseAccess.Call(this, name, values, text);
         if (typeArguments.Count > 0 && receiver is TypeRef owner)  // Config.Echo<int>(5): type arguments as written
             return Invocation.CallStaticGeneric(this, owner, name, [.. typeArguments.Select(a => Types.Instantiate(a, context).Instance)], values, text);
         return receiver switch
@@ -65,7 +73,7 @@ public sealed partial class Interpreter
 
 public static class Invocation
 {
-    private static readonly HashSet<string> LocalStaticTypes = new(StringComparer.Ordinal)
+    internal static readonly HashSet<string> LocalStaticTypes = new(StringComparer.Ordinal)
     {
         "System.Math", "System.MathF", "System.String", "System.Char", "System.Boolean", "System.Byte", "System.SByte", "System.Int16",
         "System.UInt16", "System.Int32", "System.UInt32", "System.Int64", "System.UInt64", "System.Single", "System.Double", "System.Decimal",
@@ -181,7 +189,7 @@ public static class Invocation
         CallMethod(interpreter, target, "get_Item", [.. indices], $"{text}[...]");
 
     /// <summary>The first overload whose parameters accept the arguments (exact primitive types preferred).</summary>
-    private static EvalMethod? Pick(IEnumerable<EvalMethod> candidates, IReadOnlyList<object?> arguments,
+    internal static EvalMethod? Pick(IEnumerable<EvalMethod> candidates, IReadOnlyList<object?> arguments,
         IReadOnlyList<ICorDebugType>? classTypeArguments = null) =>
         candidates.Select(m => (Method: m, Score: Arguments.Score(Arguments.Instantiate(m.ParameterTypes, classTypeArguments), arguments)))
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
@@ -201,7 +209,7 @@ public static class Invocation
 
     /// <summary>Calls a method; method type arguments are the explicit ones (their parameter
     /// types already instantiated) or inferred from the arguments.</summary>
-    private static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
+    internal static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
         IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments,
         IReadOnlyList<ICorDebugType>? methodTypes = null)
     {

@@ -20,7 +20,7 @@ public static class Linq
     /// <summary>List&lt;T&gt;'s own predicate methods, run here as their LINQ twins.</summary>
     private static readonly HashSet<string> ListPredicates = new(StringComparer.Ordinal)
     {
-        "Find", "FindLast", "FindIndex", "FindLastIndex", "Exists", "TrueForAll", "FindAll", "ConvertAll",
+        "Find", "FindLast", "FindIndex", "FindLastIndex", "Exists", "TrueForAll", "FindAll", "ConvertAll", "ForEach",
     };
 
     /// <summary>Whether `receiver.name(arguments)` is a LINQ call the adapter runs itself.</summary>
@@ -66,6 +66,7 @@ public static class Linq
             "FindIndex" => items.Select((item, i) => (item, i)).FirstOrDefault(p => Test(p.item, p.i), (null, -1)).Item2,
             "FindLastIndex" => items.Select((item, i) => (item, i)).LastOrDefault(p => Test(p.item, p.i), (null, -1)).Item2,
             "Exists" => Filtered().Any(),
+            "ForEach" => ForEach(items, lambda ?? throw Needs(name, text)),
             "TrueForAll" => items.Select((item, i) => (item, i)).All(p => Test(p.item, p.i)),
             "FindAll" => Sequence(items.Where((item, i) => Test(item, i)), elementType),
             "Select" or "ConvertAll" => Select(items, lambda is null ? throw Needs(name, text) : (item, i) => interpreter.Stable(lambda(item, i))),
@@ -116,6 +117,15 @@ public static class Linq
             else if (cast) kept.Add(null);
         }
         return new SequenceValue(kept, typeArguments[0].ToString());
+    }
+
+    /// <summary>List.ForEach / Array.ForEach: the lambda run for each element (its calls are func-evals, refused where
+    /// calls are); void, as the method is.</summary>
+    private static object? ForEach(IEnumerable<object?> items, Func<object?, int, object?> action)
+    {
+        int index = 0;
+        foreach (object? item in items) action(item, index++);
+        return null;
     }
 
     private static EvalException Needs(string name, string text) => new($"'{text}': {name} needs a lambda argument");

@@ -128,7 +128,7 @@ public static class Members
         }
     }
 
-    private static object? FieldValue(EvalContext context, ICorDebugObjectValue? obj, ICorDebugType? level, ICorDebugClass cls, EvalField field)
+    internal static object? FieldValue(EvalContext context, ICorDebugObjectValue? obj, ICorDebugType? level, ICorDebugClass cls, EvalField field)
     {
         if (field.IsLiteral) return field.Constant;
         int hr;
@@ -147,7 +147,7 @@ public static class Members
         return new RemoteValue(value);
     }
 
-    private static object? CallGetter(EvalContext context, ICorDebugClass cls, ICorDebugType? level, EvalProperty property, ICorDebugValue[] arguments)
+    internal static object? CallGetter(EvalContext context, ICorDebugClass cls, ICorDebugType? level, EvalProperty property, ICorDebugValue[] arguments)
     {
         if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(property.GetterToken, out var getter) < 0)
             throw new EvalException($"cannot find the getter of '{property.Name}'");

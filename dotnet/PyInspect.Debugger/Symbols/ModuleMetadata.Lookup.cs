@@ -171,6 +171,9 @@ public sealed partial class ModuleMetadata
         }
     }
 
+    public MethodAttributes MethodAttributesOf(int methodToken) =>
+        _md.GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(methodToken & 0xFFFFFF)).Attributes;
+
     /// <summary>Static extension methods named `name` in this module, with their declaring types.</summary>
     public IEnumerable<(int TypeToken, EvalMethod Method)> ExtensionMethods(string name)
     {

@@ -49,12 +49,59 @@ public static class Config
     public static bool Above(int x, int limit) => x > limit;
     public static T Echo<T>(T value) => value;
     public static T FirstOf<T>(List<T> items) => items[0];
+    public static int Bump(ref int x) { x += 5; return x * 2; }
+    public static bool TrySplit(string text, out string head, out int length)
+    {
+        head = text.Length > 0 ? text[..1] : null;
+        length = text.Length;
+        return text.Length > 0;
+    }
 }
 
 public class Grid
 {
     public int this[int row, int column] => row * 10 + column;
     public string this[string name] => "cell " + name;
+}
+
+public abstract class Creature
+{
+    public abstract int Age { get; }
+}
+
+public class Animal(string name) : Creature
+{
+    public override int Age => 3;
+    public string Name { get; } = name;
+    protected int legs = 4;
+    public string Kind => "animal";
+    public virtual string Sound => "...";
+    public virtual string Speak() => $"{Name} makes a sound";
+    public string Greet(string who) => $"{Name} greets {who}";
+    public virtual string Eat(string food, int grams) => $"{Name} eats {grams} g of {food}";
+    public int touches;
+    public virtual void Touch() => touches += 1;
+    public static string Family() => "animals";
+}
+
+public class Dog(string name) : Animal(name)
+{
+    private new int legs = 3;
+    public new string Kind => "dog";
+    public override string Sound => "woof";
+    public override string Speak() => $"{Name} barks";
+    public override string Eat(string food, int grams) => "dogs eat anything";
+    public override void Touch() => touches += 10;
+    public override int Age => 5;
+    public static Func<int, int> Doubler { get; } = x => 2 * x;
+    public static int Apply(Func<int, int> f, int x) => f(x);
+
+    public string Describe()
+    {
+        var scores = new Dictionary<string, int> { ["rex"] = 7 };
+        string said = Speak() + " on " + legs + " legs";
+        return said + " " + base.Kind + " " + scores.Count + " " + Doubler(1); // @bp base
+    }
 }
 
 public static class OrderExtensions
@@ -71,6 +118,7 @@ public class Program
     public static void Main(string[] args)
     {
         new Program().Run(args[0]);
+        Console.WriteLine(new Dog("Rex").Describe());
         Loop(args.Length > 1 ? int.Parse(args[1]) : 10);
     }
 
@@ -123,6 +171,7 @@ public class Program
         List<int> million = Enumerable.Range(0, 1_000_000).ToList();
         var bulkOrders = Enumerable.Range(0, 10_000).Select(i => new Order { Id = i, Total = i / 3m + 0.01m * (i % 997) }).ToList();
         string probe = truthPath + ".probe";
+        Func<int, int> twice = x => 2 * x;
         var truth = new Dictionary<string, object?>
         {
             ["bigTotal"] = orders.Where(o => o.Total > 100).Sum(o => o.Total),
@@ -140,7 +189,7 @@ public class Program
             ["millionCount"] = million.Where(x => x > 49990).Count(),
         };
         File.WriteAllText(truthPath, JsonSerializer.Serialize(truth));
-        Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {cells} {many.Length} {manyOrders.Count} {instanceField} {Title} {counter}"); // @bp eval
+        Console.WriteLine($"{orders.Count} {array.Length} {numbers[0]} {grid[0, 0]} {prices.Count} {ids.Count} {sh} {small} {nothing} {maybe} {none} {status} {access} {point.X} {boxed} {cells} {many.Length} {manyOrders.Count} {instanceField} {Title} {counter} {twice(1)}"); // @bp eval
         // The program's own account of its state once resumed: what evaluations changed.
         File.WriteAllText(truthPath + ".after", JsonSerializer.Serialize(new Dictionary<string, object?>
         {
