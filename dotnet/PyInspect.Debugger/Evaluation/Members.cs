@@ -196,9 +196,7 @@ public static class Members
     }
 
     /// <summary>The metadata name of an object's runtime class ("System.Collections.Generic.List`1"), or null.</summary>
-    public static string? ClassName(ICorDebugValue value) =>
-        ValuePath.Dereference(value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
-            && type.GetClass(out var cls) >= 0 ? TypeNames.DeclaredName(cls) : null;
+    public static string? ClassName(ICorDebugValue value) => TypeNames.ClassName(value);
 
     public static bool IsEnum(TypeRef type) =>
         ModuleMetadata.Open(type.Module.Path).GetBaseType(type.Token)?.ExternalTypeName == "System.Enum";

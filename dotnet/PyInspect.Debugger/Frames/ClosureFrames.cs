@@ -77,5 +77,5 @@ public static partial class ClosureFrames
 
     /// <summary>A closure class (`&lt;&gt;c__DisplayClass…`) or a static lambdas' holder (`&lt;&gt;c`).</summary>
     private static bool IsCompilerType(ICorDebugValue? value) =>
-        value is not null && Evaluation.Members.ClassName(value) is { } name && name[(name.LastIndexOfAny(['.', '+']) + 1)..].StartsWith("<>c", StringComparison.Ordinal);
+        value is not null && TypeNames.ClassName(value) is { } name && name[(name.LastIndexOfAny(['.', '+']) + 1)..].StartsWith("<>c", StringComparison.Ordinal);
 }

@@ -4,6 +4,7 @@
 using System.Globalization;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Symbols;
 
 namespace PyInspect.Debugger.Session;
 

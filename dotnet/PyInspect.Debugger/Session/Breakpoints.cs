@@ -4,6 +4,7 @@
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Symbols;
 
 namespace PyInspect.Debugger.Session;
 

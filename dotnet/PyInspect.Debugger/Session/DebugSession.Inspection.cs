@@ -27,7 +27,7 @@ public sealed partial class DebugSession
         ICorDebugThread thread = engine.GetThread(threadId) ?? throw new DapException($"Unknown thread {threadId}");
         int start = Math.Max(arguments["startFrame"]?.GetValue<int>() ?? 0, 0);
         int levels = arguments["levels"]?.GetValue<int>() ?? 0;
-        List<FrameInfo> frames = _debuggee.Walk(threadId, thread);
+        List<object> frames = WithAsyncCallers(_debuggee.Walk(threadId, thread), _debuggee.Modules);
         var page = levels > 0 ? frames.Skip(start).Take(levels) : frames.Skip(start);
         return new JsonObject
         {

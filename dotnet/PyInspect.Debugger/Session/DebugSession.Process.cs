@@ -6,6 +6,7 @@ using System.Globalization;
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;

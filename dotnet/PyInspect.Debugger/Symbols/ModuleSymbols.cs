@@ -104,9 +104,9 @@ public sealed partial class ModuleSymbols : IDisposable
     /// </summary>
     private string? FindDocument(string sourcePath)
     {
-        string wanted = Session.SourceFileMap.Normalize(sourcePath);
+        string wanted = SourceFileMap.Normalize(sourcePath);
         foreach (var document in _pointsByDocument.Keys)
-            if (Session.SourceFileMap.Normalize(document) == wanted) return document;
+            if (SourceFileMap.Normalize(document) == wanted) return document;
         bool relative = !wanted.StartsWith('/') && !(wanted.Length > 2 && wanted[1] == ':');
         string name = Path.GetFileName(wanted);
         var matches = _pointsByDocument.Keys

@@ -1,5 +1,5 @@
 using System.Text.Json.Nodes;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
 using Xunit;
 
 namespace PyInspect.Tests;

@@ -11,7 +11,7 @@ namespace PyInspect.Tests;
 
 public sealed class SymbolsSampleTests : IDisposable
 {
-    private static readonly string Root = FindRoot();
+    private static readonly string Root = Repository.Root;
     private static readonly string Source = Path.Combine(Root, "tests", "targets", "SymbolsSample", "Program.cs");
     private static readonly string Module = Path.Combine(Root, "tests", "targets", "_build", "SymbolsSample", "SymbolsSample.dll");
     private readonly ModuleSymbols _symbols = ModuleSymbols.TryLoad(Module)
@@ -19,13 +19,6 @@ public sealed class SymbolsSampleTests : IDisposable
     private readonly ModuleMetadata _metadata = ModuleMetadata.Open(Module);
 
     public void Dispose() => _symbols.Dispose();
-
-    private static string FindRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "build.proj"))) return dir.FullName;
-        throw new InvalidOperationException($"no build.proj above {AppContext.BaseDirectory}");
-    }
 
     private static int Marker(string name)
     {

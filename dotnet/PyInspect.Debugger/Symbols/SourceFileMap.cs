@@ -3,7 +3,7 @@
 // stack frame's build path is shown as the local one. Longest prefix wins.
 using System.Text.Json.Nodes;
 
-namespace PyInspect.Debugger.Session;
+namespace PyInspect.Debugger.Symbols;
 
 public sealed class SourceFileMap
 {
