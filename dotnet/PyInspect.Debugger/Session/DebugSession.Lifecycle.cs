@@ -29,6 +29,7 @@ public sealed partial class DebugSession
         _stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
         _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
+        if (NoDebugRequested(arguments)) return RunWithoutDebugging(request, program);
         LaunchedProgram launched = ProcessLauncher.Start(request, text => SendOutput("stdout", text), text => SendOutput("stderr", text));
         _launched = launched;
         _programPath = Path.GetFullPath(program, request.Cwd ?? Environment.CurrentDirectory);
@@ -112,6 +113,7 @@ public sealed partial class DebugSession
     /// never left stopped: the engine's detach resumes it whatever fails.</summary>
     private JsonNode? Disconnect(JsonObject arguments)
     {
+        if (_engine is null && _runningUndebugged) return StopUndebugged(arguments, wait: true);
         if (_engine is not { } engine) return null;
         bool terminate = arguments["terminateDebuggee"]?.GetValue<bool>() ?? _launched is not null;
         ForgetControlState(engine);
@@ -128,6 +130,7 @@ public sealed partial class DebugSession
     /// `terminated` follow when the process has gone.</summary>
     private JsonNode? Terminate()
     {
+        if (_engine is null && _runningUndebugged) return StopUndebugged(new JsonObject(), wait: false);
         DebuggerEngine engine = RequireEngine();
         ForgetControlState(engine);
         _ = TerminateDebuggee(engine);
