@@ -1,5 +1,9 @@
 // A debuggee's life: launch or attach, configurationDone (with stop-at-entry), disconnect
 // or terminate, and the process's exit. Sets and clears the engine the others share.
+// A launch with `noDebug: true` (VS Code's "Run Without Debugging") runs the program as it
+// would from a shell, with no startup hook and no debugger attached; its output still comes
+// as `output` events and its end as `exited` and `terminated`. Breakpoints are accepted and
+// never bind; disconnect and terminate end it as they end a debuggee.
 using System.Diagnostics;
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
@@ -18,6 +22,8 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
     private bool _configured;
     private ICorDebugFunctionBreakpoint? _entryBreakpoint;
     private int _terminatedSent;
+    private bool _runningUndebugged;
+    private int _undebuggedExitReported;
 
     public void Launch(LaunchRequest request, bool stopAtEntry)
     {
@@ -99,6 +105,11 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
     /// never left stopped: the engine's detach resumes it whatever fails.</summary>
     public void Disconnect(bool? terminateDebuggee)
     {
+        if (debuggee.Engine is null && _runningUndebugged)
+        {
+            StopUndebugged(terminateDebuggee, wait: true);
+            return;
+        }
         if (debuggee.Engine is not { } engine) return;
         bool terminate = terminateDebuggee ?? _launched is not null;
         ForgetControlState(engine);
@@ -114,6 +125,11 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
     /// `terminated` follow when the process has gone.</summary>
     public void Terminate()
     {
+        if (debuggee.Engine is null && _runningUndebugged)
+        {
+            StopUndebugged(null, wait: false);
+            return;
+        }
         DebuggerEngine engine = debuggee.RequireEngine();
         ForgetControlState(engine);
         _ = TerminateDebuggee(engine);
@@ -162,5 +178,39 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
     {
         if (Interlocked.Exchange(ref _terminatedSent, 1) == 0)
             debuggee.Events.SendEvent("terminated", null);
+    }
+
+    /// <summary>noDebug: the program without the startup hook, no engine; its exit reported as a debuggee's.</summary>
+    public void RunWithoutDebugging(LaunchRequest request)
+    {
+        if (_runningUndebugged) throw new DapException("already running a program");
+        LaunchedProgram launched = ProcessLauncher.Start(request, text => debuggee.SendOutput("stdout", text),
+            text => debuggee.SendOutput("stderr", text), withDebugger: false);
+        _launched = launched;
+        _runningUndebugged = true;
+        _programPath = Path.GetFullPath(request.Program, request.Cwd ?? Environment.CurrentDirectory);
+        debuggee.Events.SendEvent("process", new JsonObject
+        {
+            ["name"] = Path.GetFileName(_programPath), ["systemProcessId"] = launched.ProcessId,
+            ["isLocalProcess"] = true, ["startMethod"] = "launch",
+        });
+        launched.Waiter.Exited += (_, _) => ReportUndebuggedExit();
+        if (launched.Waiter.HasExited) ReportUndebuggedExit();
+    }
+
+    /// <summary>`exited` (with the code) and `terminated`, once, as after a debugged run.</summary>
+    private void ReportUndebuggedExit()
+    {
+        if (Interlocked.Exchange(ref _undebuggedExitReported, 1) == 0) ProcessExited();
+    }
+
+    /// <summary>Disconnect (waits for the end, unless told to leave it running) or terminate
+    /// (answered at once): SIGTERM, then SIGKILL after the grace.</summary>
+    private void StopUndebugged(bool? terminateDebuggee, bool wait)
+    {
+        bool terminate = terminateDebuggee ?? true;
+        if (!terminate || _launched is not { } launched || launched.Waiter.HasExited) return;
+        Task ending = ProcessSignals.TerminateAsync(launched.ProcessId, launched.Waiter);
+        if (wait) ending.Wait(ProcessSignals.Grace * 2);
     }
 }

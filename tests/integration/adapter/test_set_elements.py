@@ -1,5 +1,5 @@
 """setVariable on the children a collection shows: an array's elements (AdapterSample), a
-List's items and a Dictionary's values (InspectSample), parsed as for locals and written
+List's, Queue's and Stack's items and a Dictionary's values (InspectSample), parsed as for locals and written
 into the debuggee (evaluate, which reads the process, sees them); a HashSet's elements are
 refused with the reason."""
 
@@ -40,7 +40,7 @@ def test_an_array_element_and_a_list_item_take_new_values() -> None:
         assert evaluate(peer, frame["id"], "numbers[0] + list[0]") == "11", "refused writes change nothing"
 
 
-def test_a_dictionary_value_changes_and_a_hash_set_element_is_refused() -> None:
+def test_dictionary_queue_and_stack_items_change_and_a_hash_set_element_is_refused() -> None:
     with launched("InspectSample", args=["props"], markers=["props"]) as peer:
         stopped = peer.wait_event("stopped", timeout=30)["body"]
         frame = top_frame(peer, stopped["threadId"])
@@ -53,6 +53,11 @@ def test_a_dictionary_value_changes_and_a_hash_set_element_is_refused() -> None:
         assert evaluate(peer, frame["id"], 'ages["dee"]') == "50", "only that entry"
         wrong = set_child(peer, local["ages"]["variablesReference"], '["dee"]', '"old"')
         assert not wrong["success"] and "not a valid int" in wrong["message"]
+        # a Queue's [0] is its head and a Stack's [0] its top, as they are shown
+        assert ok(set_child(peer, local["queue"]["variablesReference"], "[0]", '"head"'))["value"] == '"head"'
+        assert evaluate(peer, frame["id"], "queue.Peek()") == '"head"'
+        assert ok(set_child(peer, local["stack"]["variablesReference"], "[0]", "9"))["value"] == "9"
+        assert evaluate(peer, frame["id"], "stack.Peek()") == "9"
         refused = set_child(peer, local["tags"]["variablesReference"], "[0]", '"z"')
         assert not refused["success"] and "HashSet" in refused["message"]
         ok(peer.request("continue", {"threadId": stopped["threadId"]}))

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from support.adapter_session import launched, ok, set_breakpoints, top_frame
 from support.dap_wire import WirePeer
-from support.targets import marker_line
+from support.targets import marker_line, target_dll
 
 TARGET = "InspectSample"
 
@@ -68,7 +67,6 @@ def test_a_non_boolean_step_flag_is_refused() -> None:
     peer = WirePeer("--interpreter=vscode")
     try:
         ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
-        from support.targets import target_dll
         answer = peer.request("launch", {"program": str(target_dll(TARGET)), "args": ["stepin"], "justMyCode": "no"},
                               timeout=30)
         assert not answer["success"] and "'justMyCode' must be true or false" in answer["message"]
