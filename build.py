@@ -142,7 +142,7 @@ def test(pytest_args: list[str]) -> int:
     csharp = test_csharp()
     cmd = [str(VENV_PYTHON), "-m", "pytest", *pytest_args]
     print("+", " ".join(cmd), flush=True)
-    python = subprocess.run(cmd, cwd=ROOT).returncode
+    python = subprocess.run(cmd, cwd=ROOT, check=False).returncode
     if csharp != 0:
         print("build.py: the C# unit tests failed (see above)", file=sys.stderr, flush=True)
     return python if python != 0 else csharp
@@ -155,7 +155,7 @@ def test_csharp() -> int:
     env = {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1"}
     cmd = [find_dotnet(), "test", str(CSHARP_TESTS), "--no-build", "-nologo", "-v", "q"]
     print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT, env=env).returncode
+    return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
 
 
 def main(argv: list[str]) -> int:
