@@ -24,6 +24,16 @@ public static partial class StateMachineFrames
     public static string DisplayName(string methodName) =>
         MoveNextName().Match(methodName) is { Success: true } m ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}" : methodName;
 
+    /// <summary>The Task an async method's builder hands out (`&lt;&gt;t__builder.m_task`, or
+    /// `.m_builder.m_task` for a method returning Task).</summary>
+    public static ICorDebugValue? MethodTask(ICorDebugValue machine)
+    {
+        if (ValuePath.Dereference(machine) is null || ValuePath.Member(machine, "<>t__builder") is not { } builder) return null;
+        ICorDebugValue? task = ValuePath.Member(builder, "m_task")
+            ?? (ValuePath.Member(builder, "m_builder") is { } inner ? ValuePath.Member(inner, "m_task") : null);
+        return task is not null && ValuePath.Dereference(task) is not null ? task : null;
+    }
+
     /// <summary>Whether the frame runs a state machine's MoveNext (asked at every variables read
     /// and evaluator lookup, so remembered per method).</summary>
     public static bool IsMoveNext(FrameInfo frame) =>

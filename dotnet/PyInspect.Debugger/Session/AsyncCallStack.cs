@@ -29,7 +29,7 @@ public static class AsyncCallStack
             if (frames[i].Source is not null) outermost = i;
         if (outermost < 0 || !StateMachineFrames.IsMoveNext(frames[outermost])) return callers;
         if (frames[outermost].Frame.GetArgument(0, out var machine) < 0) return callers;
-        ICorDebugValue? task = MethodTask(machine);
+        ICorDebugValue? task = StateMachineFrames.MethodTask(machine);
         for (int depth = 0; depth < MaxCallers && task is not null; depth++)
         {
             if (AwaitingBox(task) is not { } box || ValuePath.Member(box, "StateMachine") is not { } awaiting) break;
@@ -40,15 +40,6 @@ public static class AsyncCallStack
         return callers;
     }
 
-    /// <summary>The Task an async method's builder hands out (`&lt;&gt;t__builder.m_task`, or
-    /// `.m_builder.m_task` for a method returning Task).</summary>
-    private static ICorDebugValue? MethodTask(ICorDebugValue machine)
-    {
-        if (ValuePath.Dereference(machine) is null || ValuePath.Member(machine, "<>t__builder") is not { } builder) return null;
-        ICorDebugValue? task = ValuePath.Member(builder, "m_task")
-            ?? (ValuePath.Member(builder, "m_builder") is { } inner ? ValuePath.Member(inner, "m_task") : null);
-        return task is not null && ValuePath.Dereference(task) is not null ? task : null;
-    }
 
     /// <summary>The state machine box a task's continuation leads to (directly, or as the target
     /// of the continuation delegate, plain or wrapped in a TaskContinuation); null for others.</summary>

@@ -34,7 +34,7 @@ public sealed class AsyncStepOut(Debuggee debuggee)
             || top.Module?.Symbols?.AsyncCatchHandlerOffset(top.MethodToken) is null)
             return false;
         if (frames.Skip(1).Any(f => f.Source is not null)) return false;  // still in its first, synchronous part
-        if (top.Frame.GetArgument(0, out var machine) < 0 || MethodTask(machine) is not { } task) return false;
+        if (top.Frame.GetArgument(0, out var machine) < 0 || StateMachineFrames.MethodTask(machine) is not { } task) return false;
         if (CoreLibraryFunction("System.Threading.Tasks.Task", "NotifyDebuggerOfWaitCompletion") is not { } notify
             || CoreLibraryFunction("System.Threading.Tasks.Task", "SetNotificationForWaitCompletion") is not { } setNotification)
             return false;
@@ -82,15 +82,6 @@ public sealed class AsyncStepOut(Debuggee debuggee)
         step.Task.Dispose();
     }
 
-    /// <summary>The Task an async method's builder hands out (`&lt;&gt;t__builder.m_task`, or
-    /// `.m_builder.m_task` for a method returning Task).</summary>
-    private static ICorDebugValue? MethodTask(ICorDebugValue machine)
-    {
-        if (ValuePath.Member(machine, "<>t__builder") is not { } builder) return null;
-        ICorDebugValue? task = ValuePath.Member(builder, "m_task")
-            ?? (ValuePath.Member(builder, "m_builder") is { } inner ? ValuePath.Member(inner, "m_task") : null);
-        return task is not null && ValuePath.Dereference(task) is not null ? task : null;
-    }
 
     private ICorDebugFunction? CoreLibraryFunction(string typeName, string methodName)
     {
