@@ -24,6 +24,10 @@ public sealed partial class DebugSession
             || symbols.AsyncCatchHandlerOffset(top.MethodToken) is not int handler) return;
         var ranges = symbols.GetStepRanges(top.MethodToken, (int)top.IlOffset);
         if (ranges.Count == 0 || ranges[0].Start <= handler) return;
+        // Only when user code awaits it: a method awaited by framework code (an endpoint)
+        // ends its step there, as any step off the end of user code does.
+        var frames = FrameWalker.Walk(threadId, thread, _modules, 64);
+        if (AsyncCallStack.Callers(frames, _modules).FirstOrDefault()?.Source is null) return;
         _steppingOffAsyncEnd = PrepareAsyncStepOut(threadId, thread);
     }
 

@@ -136,7 +136,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
     void IEngineListener.ModuleLoaded(ICorDebugModule module, string path)
     {
         LoadedModule loaded = _modules.Add(module, path);
-        foreach (string problem in _stepFilter.MarkUserCode(loaded)) SendOutput("console", problem + "\n");
+        _stepFilter.MarkUserCode(loaded);
         events.SendEvent("module", new JsonObject { ["reason"] = "new", ["module"] = ModuleJson(loaded) });
         foreach (var bp in _breakpoints.BindModule(loaded))
             events.SendEvent("breakpoint", new JsonObject { ["reason"] = "changed", ["breakpoint"] = BreakpointJson(bp) });
