@@ -27,6 +27,10 @@ public sealed class AsyncStepOffEnd(Debuggee debuggee, AsyncStepOut asyncStepOut
             || symbols.AsyncCatchHandlerOffset(top.MethodToken) is not int handler) return;
         var ranges = symbols.GetStepRanges(top.MethodToken, (int)top.IlOffset);
         if (ranges.Count == 0 || ranges[0].Start <= handler) return;
+        // Only when user code awaits it: a method awaited by framework code (an endpoint)
+        // ends its step there, as any step off the end of user code does.
+        var frames = debuggee.Walk(threadId, thread, 64);
+        if (AsyncCallStack.Callers(frames, debuggee.Modules).FirstOrDefault()?.Source is null) return;
         _steppingOffAsyncEnd = asyncStepOut.Prepare(threadId, thread);
     }
 

@@ -177,7 +177,7 @@ public sealed partial class DebugSession : IDapHandler, IEngineListener
     void IEngineListener.ModuleLoaded(ICorDebugModule module, string path)
     {
         LoadedModule loaded = _debuggee.Modules.Add(module, path);
-        foreach (string problem in _stepFilter.MarkUserCode(loaded)) _debuggee.SendOutput("console", problem + "\n");
+        _stepFilter.MarkUserCode(loaded);
         _events.SendEvent("module", new JsonObject { ["reason"] = "new", ["module"] = ModuleJson(loaded) });
         foreach (var bp in _breakpoints.BindModule(loaded))
             _events.SendEvent("breakpoint", new JsonObject { ["reason"] = "changed", ["breakpoint"] = BreakpointJson(bp) });

@@ -3,7 +3,6 @@
 // (netcoredbg's name; true unless false). The runtime's just-my-code steppers do the
 // walking; this marks methods for them when a module loads and tells the session which
 // arrivals of a step in to pass over (property accessors and operators).
-using System.Runtime.InteropServices;
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
@@ -38,18 +37,13 @@ public sealed class StepFilter
     /// machine's constructor: a step in stopping there could only step out past the kickoff
     /// stub and miss the MoveNext it calls), nor, under just-my-code, non-user-code ones.
     /// Without just-my-code the JIT is asked not to optimise it, so a release build with a
-    /// PDB can be stepped too. Messages for the client when something could not be set.</summary>
-    public IEnumerable<string> MarkUserCode(LoadedModule module)
+    /// PDB can be stepped too (where the runtime still allows it: not after attach). An
+    /// optimised module the runtime refuses as user code is stepped over like code without source.</summary>
+    public void MarkUserCode(LoadedModule module)
     {
-        if (module.Symbols is null || module.Module is not ICorDebugModule2 jmc) yield break;
-        if (!JustMyCode && jmc.SetJITCompilerFlags(JitDisableOptimization) < 0)
-            yield return $"{module.FileName}: the JIT could not be asked to leave it unoptimised";
-        int status = jmc.SetJMCStatus(1, 0, 0);
-        if (status < 0)
-        {
-            yield return $"{module.FileName} is an optimised build: stepping treats it as code without source (0x{status:X8})";
-            yield break;
-        }
+        if (module.Symbols is null || module.Module is not ICorDebugModule2 jmc) return;
+        if (!JustMyCode) jmc.SetJITCompilerFlags(JitDisableOptimization);
+        if (jmc.SetJMCStatus(1, 0, 0) < 0) return;
         MethodTraits traits = MethodTraits.Open(module.Path);
         ModuleSymbols symbols = module.Symbols;
         IEnumerable<int> notMine = (JustMyCode ? traits.StepThrough.Concat(traits.NonUserCode) : traits.StepThrough)

@@ -194,3 +194,23 @@ def test_a_stop_after_awaits_shows_the_awaiting_handler_and_stepping_off_the_end
         assert answer.result(timeout=30).status == 200
         assert http_get(port, "/orders/4/total", timeout=20).status == 200
         assert not [e for e in peer.events if e["event"] == "stopped"]
+
+
+
+def test_stepping_off_the_end_of_an_endpoint_lets_the_request_finish_and_leaves_no_step_behind() -> None:
+    """The sync endpoint's handler is called by framework code without source: a step over
+    its closing brace lets the request complete, and no later request stops."""
+    with debugged_webapp() as (peer, port):
+        set_marker_breakpoints(peer, "Program.cs", "get-order")
+        answer = request_in_background(port, "/orders/7")
+        stop, frame = stop_location(peer)
+        set_marker_breakpoints(peer, "Program.cs")
+        for _ in range(2):  # to the return, then to the closing brace
+            ok(peer.request("next", {"threadId": stop["threadId"]}))
+            stop, frame = stop_location(peer)
+        assert frame["line"] == marker_line(WEBAPP, "get-order") + 2, frame
+        ok(peer.request("next", {"threadId": stop["threadId"]}))  # off the end: into framework code
+        assert answer.result(timeout=30).status == 200
+        for path in ("/orders/4/total", "/orders/5", "/orders/6"):
+            assert http_get(port, path, timeout=20).status == 200
+        assert not [e for e in peer.events if e["event"] == "stopped"], "no step left armed"
