@@ -2,8 +2,9 @@
 """Set up and test pyinspect with two commands.
 
     python3 build.py          create .venv, install pyinspect with its dev extras,
-                              build every C# project (dotnet/ and tests/targets/)
-    python3 build.py test     run the whole test suite (extra args go to pytest)
+                              build every C# project (dotnet/, tests/targets/, tests/dotnet/)
+    python3 build.py test     run the whole test suite: the C# unit tests (tests/dotnet/),
+                              then pytest (extra args go to pytest); either failing fails it
     python3 build.py dotnet   rebuild only the C# projects (and the older-runtime debuggees)
     python3 build.py node     reinstall only the outside clients under tests/node/
 
@@ -29,6 +30,8 @@ WHEELHOUSE = ROOT.parent / "shared" / "wheelhouse"
 DOTNET_OUT = ROOT / "pyinspect" / "_dotnet"
 TARGETS_OUT = ROOT / "tests" / "targets" / "_build"
 NODE_CLIENTS = ROOT / "tests" / "node"
+CSHARP_TESTS = ROOT / "tests" / "dotnet" / "PyInspect.Tests"
+CSHARP_TESTS_DLL = ROOT / "tests" / "dotnet" / "_build" / "PyInspect.Tests" / "PyInspect.Tests.dll"
 
 
 class SetupError(Exception):
@@ -81,6 +84,8 @@ def build_dotnet() -> None:
     missing = [name for name in expected if not (DOTNET_OUT / name / f"{name}.dll").exists()]
     targets = [p.parent.name for p in sorted((ROOT / "tests" / "targets").glob("*/*.csproj"))]
     missing += [name for name in targets if not (TARGETS_OUT / name / f"{name}.dll").exists()]
+    if not CSHARP_TESTS_DLL.exists():
+        missing.append(CSHARP_TESTS.name)
     if missing:
         raise SetupError(f"build finished but these outputs are missing: {', '.join(missing)}")
     publish_older_runtime_debuggees(dotnet, env)
@@ -131,11 +136,26 @@ def setup() -> None:
 
 
 def test(pytest_args: list[str]) -> int:
+    """Both suites run even when the first fails, so one run shows every failure."""
     if not VENV_PYTHON.exists():
         raise SetupError("no .venv: run `python3 build.py` first")
+    csharp = test_csharp()
     cmd = [str(VENV_PYTHON), "-m", "pytest", *pytest_args]
     print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT).returncode
+    python = subprocess.run(cmd, cwd=ROOT, check=False).returncode
+    if csharp != 0:
+        print("build.py: the C# unit tests failed (see above)", file=sys.stderr, flush=True)
+    return python if python != 0 else csharp
+
+
+def test_csharp() -> int:
+    """The xunit project as built by `python3 build.py` (or `python3 build.py dotnet`)."""
+    if not CSHARP_TESTS_DLL.exists():
+        raise SetupError(f"{CSHARP_TESTS_DLL} is missing: run `python3 build.py dotnet` first")
+    env = {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1"}
+    cmd = [find_dotnet(), "test", str(CSHARP_TESTS), "--no-build", "-nologo", "-v", "q"]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
 
 
 def main(argv: list[str]) -> int:

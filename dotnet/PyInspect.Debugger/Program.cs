@@ -3,18 +3,10 @@
 // pointed at stderr before anything runs.
 using PyInspect.Debugger.Protocol;
 using PyInspect.Debugger.Session;
-using PyInspect.Debugger.Symbols;
 
 Stream stdout = Console.OpenStandardOutput();
 Stream stdin = Console.OpenStandardInput();
 Console.SetOut(Console.Error);
-
-// Diagnostic, not DAP: `--symbols-selftest DLL SOURCE LINE` prints the symbol layer's view as JSON.
-if (args.Length == 4 && args[0] == "--symbols-selftest")
-{
-    using var jsonOut = new StreamWriter(stdout);
-    return SymbolsSelfTest.Run(args[1], args[2], int.Parse(args[3]), jsonOut);
-}
 
 TextWriter? log = null;
 for (int i = 0; i < args.Length; i++)

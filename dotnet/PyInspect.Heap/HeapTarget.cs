@@ -28,9 +28,6 @@ public sealed class HeapTarget : IDisposable
 
     public int PointerSize => _dataTarget.DataReader.PointerSize;
 
-    public string RuntimeVersion => _dataTarget.ClrVersions.Length > 0
-        ? _dataTarget.ClrVersions[0].Version.ToString() : "";
-
     /// <summary>
     /// Attach to a live process. suspend=false reads memory without stopping it (works
     /// beside a debugger holding it stopped); suspend=true freezes it until Dispose.
@@ -119,17 +116,6 @@ public sealed class HeapTarget : IDisposable
 
     /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.</summary>
     public HeapGraphBuilder StartGraph() => new(Runtime);
-
-    /// <summary>Build a heap graph snapshot in one call (dominators and retained sizes included).</summary>
-    public HeapGraph BuildGraph() => StartGraph().Finish();
-
-    /// <summary>Whole heap statistics in one call, as JSON [{type, count, totalSize}].</summary>
-    public string HeapStats()
-    {
-        var walk = StartStatsWalk();
-        while (!walk.Step(int.MaxValue)) { }
-        return walk.ResultJson();
-    }
 
     /// <summary>
     /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the

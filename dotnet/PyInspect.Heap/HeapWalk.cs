@@ -23,7 +23,6 @@ public sealed class HeapWalk
 
     public long TotalBytes { get; }
     public long WalkedBytes { get; private set; }
-    public long ObjectCount { get; private set; }
 
     /// <summary>Visit up to maxObjects objects; true once the whole heap was walked.</summary>
     public bool Step(int maxObjects)
@@ -31,7 +30,7 @@ public sealed class HeapWalk
         if (_done)
             return true;
         var byType = _byType;
-        long walked = 0, count = 0;
+        long walked = 0;
         for (int i = 0; i < maxObjects; i++)
         {
             if (!_objects.MoveNext())
@@ -50,11 +49,9 @@ public sealed class HeapWalk
             slot[0]++;
             slot[1] += (long)size;
             walked += (long)size;
-            count++;
         }
         if (!_done)
             WalkedBytes = Math.Min(TotalBytes, WalkedBytes + walked);
-        ObjectCount += count;
         return _done;
     }
 

@@ -32,13 +32,14 @@ def set_breakpoints(peer: WirePeer, target: str, markers: Sequence[str | dict[st
 
 @contextmanager
 def launched(target: str, args: Sequence[str] = (), markers: Sequence[str | dict[str, Any]] = (),
-             stop_at_entry: bool = False) -> Iterator[WirePeer]:
-    """A peer whose debuggee has been launched and configured (not yet stopped)."""
+             stop_at_entry: bool = False, **launch_extra: Any) -> Iterator[WirePeer]:
+    """A peer whose debuggee has been launched and configured (not yet stopped); keyword
+    arguments go into the launch request as they are (`justMyCode=False`)."""
     peer = WirePeer("--interpreter=vscode")
     try:
         ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
         ok(peer.request("launch", {"program": str(target_dll(target)), "args": list(args),
-                                   "stopAtEntry": stop_at_entry}, timeout=30))
+                                   "stopAtEntry": stop_at_entry, **launch_extra}, timeout=30))
         if markers:
             set_breakpoints(peer, target, markers)
         ok(peer.request("configurationDone"))

@@ -25,6 +25,8 @@ public partial interface ICorDebugModule
 public partial interface ICorDebugModule2
 {
     [PreserveSig] int SetJMCStatus(int isJustMyCode, uint tokenCount, nint tokens);
+    [PreserveSig] int ApplyChanges(uint metadataSize, nint metadata, uint ilSize, nint il);
+    [PreserveSig] int SetJITCompilerFlags(uint flags);
 }
 
 [GeneratedComInterface]
@@ -35,6 +37,14 @@ public partial interface ICorDebugFunction
     [PreserveSig] int GetClass(out ICorDebugClass @class);
     [PreserveSig] int GetToken(out int methodDef);
     [PreserveSig] int GetILCode(out ICorDebugCode code);
+}
+
+[GeneratedComInterface]
+[Guid("EF0C490B-94C3-4E4D-B629-DDC134C532D8")]
+public partial interface ICorDebugFunction2
+{
+    [PreserveSig] int SetJMCStatus(int isJustMyCode);
+    [PreserveSig] int GetJMCStatus(out int isJustMyCode);
 }
 
 [GeneratedComInterface]

@@ -410,12 +410,12 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         StopOrContinue(controller, () => _listener.BreakpointHit(id, functionBreakpoint));
     }
 
-    void IDebugEventSink.OnStepComplete(nint controller, nint thread, nint stepper)
+    void IDebugEventSink.OnStepComplete(nint controller, nint thread, nint stepper, CorDebugStepReason reason)
     {
         if (PassOverDuringEval(controller)) return;
         uint id = ThreadId(thread);
         var identity = StepperIdentity.Of(stepper);
-        StopOrContinue(controller, () => _listener.StepCompleted(id, identity));
+        StopOrContinue(controller, () => _listener.StepCompleted(id, identity, reason));
     }
 
     void IDebugEventSink.OnLoadModule(nint controller, nint module)

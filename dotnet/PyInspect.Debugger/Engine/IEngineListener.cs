@@ -15,8 +15,9 @@ public interface IEngineListener
     /// <summary>A module loaded (or was reported on attach): the moment to bind breakpoints.</summary>
     void ModuleLoaded(ICorDebugModule module, string path);
     bool BreakpointHit(uint threadId, ICorDebugFunctionBreakpoint breakpoint);
-    /// <summary>A stepper finished; `stepper` tells a current step from a stale one queued before a stop.</summary>
-    bool StepCompleted(uint threadId, StepperIdentity stepper);
+    /// <summary>A stepper finished; `stepper` tells a current step from a stale one queued before a stop;
+    /// `reason` says how it ended (entering a call, returning, or a normal step).</summary>
+    bool StepCompleted(uint threadId, StepperIdentity stepper, CorDebugStepReason reason);
     /// <summary>Debugger.Break() in user code (not the launch hold).</summary>
     bool BreakRequested(uint threadId);
     /// <summary>An exception event; eventType: 1 first chance, 2 user first chance,

@@ -62,7 +62,7 @@ public interface IDebugEventSink
     /// <summary>Debugger.Break in the debuggee; the sink decides whether to stay stopped.</summary>
     void OnBreak(nint controller, nint thread);
     void OnBreakpoint(nint controller, nint thread, nint breakpoint);
-    void OnStepComplete(nint controller, nint thread, nint stepper);
+    void OnStepComplete(nint controller, nint thread, nint stepper, CorDebugStepReason reason);
     /// <summary>A func-eval finished (threw: the callee threw; the result is the exception).</summary>
     void OnEvalFinished(nint controller, nint eval, bool threw);
     /// <summary>An exception event (ICorDebugManagedCallback2; eventType is CorDebugExceptionCallbackType).</summary>
@@ -77,7 +77,7 @@ public sealed partial class ManagedCallbacks(IDebugEventSink sink) : ICorDebugMa
     private int Resume(nint controller) { sink.ContinueAfterEvent(controller); return 0; }
 
     public int Breakpoint(nint appDomain, nint thread, nint breakpoint) { sink.OnBreakpoint(appDomain, thread, breakpoint); return 0; }
-    public int StepComplete(nint appDomain, nint thread, nint stepper, int reason) { sink.OnStepComplete(appDomain, thread, stepper); return 0; }
+    public int StepComplete(nint appDomain, nint thread, nint stepper, int reason) { sink.OnStepComplete(appDomain, thread, stepper, (CorDebugStepReason)reason); return 0; }
     public int Break(nint appDomain, nint thread) { sink.OnBreak(appDomain, thread); return 0; }
     public int Exception(nint appDomain, nint thread, int unhandled) => Resume(appDomain);
     public int EvalComplete(nint appDomain, nint thread, nint eval) { sink.OnEvalFinished(appDomain, eval, threw: false); return 0; }

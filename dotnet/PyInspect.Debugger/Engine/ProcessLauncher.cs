@@ -21,8 +21,9 @@ public static class ProcessLauncher
 {
     private const string HookFileName = "PyInspect.StartupHook.dll";
 
-    /// <summary>Start the program with the hook; output lines go to the two callbacks.</summary>
-    public static LaunchedProgram Start(LaunchRequest request, Action<string> stdout, Action<string> stderr)
+    /// <summary>Start the program with the hook (without it when it is not to be debugged:
+    /// `withDebugger` false); output lines go to the two callbacks.</summary>
+    public static LaunchedProgram Start(LaunchRequest request, Action<string> stdout, Action<string> stderr, bool withDebugger = true)
     {
         string program = Path.GetFullPath(request.Program, request.Cwd ?? Environment.CurrentDirectory);
         if (!File.Exists(program)) throw new EngineException($"program not found: {program}");
@@ -42,11 +43,11 @@ public static class ProcessLauncher
         foreach (string arg in plan.Prefix) info.ArgumentList.Add(arg);
         foreach (string arg in request.Args) info.ArgumentList.Add(arg);
         foreach (var (key, value) in request.Env) info.Environment[key] = value;
-        info.Environment["DOTNET_STARTUP_HOOKS"] = HookPath();
+        if (withDebugger) info.Environment["DOTNET_STARTUP_HOOKS"] = HookPath();
         // A framework-dependent apphost finds its runtimes where the adapter's host lives.
         if (!info.Environment.ContainsKey("DOTNET_ROOT") && Path.GetDirectoryName(DotnetHost()) is { Length: > 0 } root)
             info.Environment["DOTNET_ROOT"] = root;
-        info.Environment["PYINSPECT_WAIT_FOR_DEBUGGER"] = "1";
+        if (withDebugger) info.Environment["PYINSPECT_WAIT_FOR_DEBUGGER"] = "1";
 
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };
         process.OutputDataReceived += (_, e) => { if (e.Data is not null) stdout(e.Data + "\n"); };

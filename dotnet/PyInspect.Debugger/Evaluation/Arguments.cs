@@ -1,7 +1,8 @@
 // Arguments of calls into the debuggee: does an argument fit a parameter (metadata type
 // name), and the debuggee value to pass (new strings and primitives created there).
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -172,7 +173,7 @@ public static class Arguments
     /// <summary>A decimal made in the debuggee exactly: (decimal)unscaled / (decimal)10^scale, by its own operators.</summary>
     private static ICorDebugValue NewDecimal(EvalContext context, decimal value)
     {
-        if (Types.Resolve("System.Decimal", context) is not { } type || EvalMetadata.Open(type.Module.Path) is not { } md
+        if (Types.Resolve("System.Decimal", context) is not { } type || ModuleMetadata.TryOpen(type.Module.Path) is not { } md
             || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0 || cls.GetModule(out var module) < 0)
             throw new EvalException("cannot find System.Decimal to pass a decimal");
         int scale = value.Scale;

@@ -6,7 +6,7 @@
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -115,8 +115,8 @@ public sealed partial class Interpreter
     /// <summary>An instance field in place, else a property through its setter.</summary>
     private Target OnObject(Func<RemoteValue> owner, string name, string text)
     {
-        if (PathEvaluator.Member(owner().Value, name) is not null)
-            return Storage(text, () => PathEvaluator.Member(owner().Value, name) ?? throw new EvalException($"'{text}' went away"));
+        if (ValuePath.Member(owner().Value, name) is not null)
+            return Storage(text, () => ValuePath.Member(owner().Value, name) ?? throw new EvalException($"'{text}' went away"));
         if (!Invocation.HasMethod(owner(), "set_" + name))
             throw new EvalException(Invocation.HasMethod(owner(), "get_" + name)
                 ? $"cannot assign to '{text}': the property has no setter"
@@ -146,7 +146,7 @@ public sealed partial class Interpreter
             throw new EvalException($"cannot assign to '{text}': '{element.Expression}' is not a debuggee collection");
         var held = new RemoteValue(context.Pin(remote.Value));
         var indices = element.ArgumentList.Arguments.Select(a => Stable(Local(Eval(a.Expression)))).ToList();
-        if (PathEvaluator.Dereference(held.Value) is ICorDebugArrayValue || Members.ClassName(held.Value) == "System.Collections.Generic.List`1")
+        if (ValuePath.Dereference(held.Value) is ICorDebugArrayValue || Members.ClassName(held.Value) == "System.Collections.Generic.List`1")
             return Storage(text, () => Indexers.Read(this, held, indices, element.Expression.ToString()) is RemoteValue slot
                 ? slot.Value : throw new EvalException($"'{text}' cannot be read"));
         return new Target(text, () => Indexers.Read(this, held, indices, element.Expression.ToString()),

@@ -7,7 +7,7 @@
 using System.Reflection;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
@@ -15,7 +15,7 @@ namespace PyInspect.Debugger.Evaluation;
 
 public static class BaseAccess
 {
-    private sealed record Level(ICorDebugType Type, ICorDebugClass Class, EvalMetadata Metadata, int Token);
+    private sealed record Level(ICorDebugType Type, ICorDebugClass Class, ModuleMetadata Metadata, int Token);
 
     public static bool IsBase(ExpressionSyntax syntax) => syntax is BaseExpressionSyntax;
 
@@ -28,7 +28,7 @@ public static class BaseAccess
             foreach (var field in level.Metadata.Fields(level.Token))
             {
                 if (field.Name != name && ModuleMetadata.FieldDisplayName(field.Name) != name) continue;
-                return Members.FieldValue(interpreter.Context, field.IsStatic ? null : (ICorDebugObjectValue)PathEvaluator.Dereference(self)!,
+                return Members.FieldValue(interpreter.Context, field.IsStatic ? null : (ICorDebugObjectValue)ValuePath.Dereference(self)!,
                     level.Type, level.Class, field);
             }
             if (level.Metadata.Properties(level.Token).FirstOrDefault(p => p.Name == name && p.IndexCount == 0) is { } property)
@@ -68,7 +68,7 @@ public static class BaseAccess
             throw new EvalException($"'base' is not available in a static method ('{text}')");
         if (Types.EnclosingType(context) is not { } enclosing)
             throw new EvalException($"cannot tell which class '{text}' is written in");
-        if (PathEvaluator.Dereference(self) is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
+        if (ValuePath.Dereference(self) is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
             throw new EvalException($"cannot read the type of 'this' for '{text}'");
         var levels = Members.Levels(type).Select(l => new Level(l.Level, l.Class, l.Metadata, l.Token)).ToList();
         string enclosingPath = Path.GetFullPath(enclosing.Module.Path);

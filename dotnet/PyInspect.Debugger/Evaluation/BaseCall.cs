@@ -5,6 +5,7 @@
 // Func/Action made in the debuggee, then invoked. A delegate made from a code address calls
 // exactly that code. Every step is a func-eval, so this runs only where calls are allowed.
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -52,7 +53,7 @@ internal static class BaseCall
         string name = isVoid ? (signature.Count == 0 ? "System.Action" : $"System.Action`{signature.Count}") : $"System.Func`{signature.Count}";
         TypeRef type = Types.Resolve(name, context) ?? throw new EvalException($"cannot evaluate '{text}': {name} is not found");
         var typeArguments = signature.Select(t => TypeOf(context, t, text)).ToList();
-        if (EvalMetadata.Open(type.Module.Path)?.Methods(type.Token, ".ctor").FirstOrDefault(m => m.ParameterTypes.Count == 2) is not { } ctor
+        if (ModuleMetadata.TryOpen(type.Module.Path)?.Methods(type.Token, ".ctor").FirstOrDefault(m => m.ParameterTypes.Count == 2) is not { } ctor
             || type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0 || cls.GetModule(out var module) < 0
             || module.GetFunctionFromToken(ctor.Token, out constructor) < 0 || cls is not ICorDebugClass2 generic)
             throw new EvalException($"cannot evaluate '{text}': the constructor of {name} is not found");

@@ -7,6 +7,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using ModuleMetadata = PyInspect.Debugger.Symbols.ModuleMetadata;
 
 namespace PyInspect.Debugger.Evaluation;
 
@@ -74,7 +75,7 @@ public static class DelegateCalls
         EvalContext context = interpreter.Context;
         bool found = receiver switch
         {
-            TypeRef type => EvalMetadata.Open(type.Module.Path)?.Methods(type.Token, name).Any() != true
+            TypeRef type => ModuleMetadata.TryOpen(type.Module.Path)?.Methods(type.Token, name).Any() != true
                 && Members.TryStatic(interpreter, type, name, out held),
             RemoteValue remote when hasReceiver => Interpreter.Local(remote) is RemoteValue && !Invocation.HasMethod(remote, name)
                 && Members.TryInstance(interpreter, remote, name, out held),
@@ -97,7 +98,7 @@ public static class DelegateCalls
         EvalContext context = interpreter.Context;
         if (context.Variable("this") is { Kind: "this", Value: { } self } && new RemoteValue(self) is var me)
             return !Invocation.HasMethod(me, name) && Members.TryInstance(interpreter, me, name, out held);
-        return Types.EnclosingType(context) is { } type && EvalMetadata.Open(type.Module.Path)?.Methods(type.Token, name).Any() != true
+        return Types.EnclosingType(context) is { } type && ModuleMetadata.TryOpen(type.Module.Path)?.Methods(type.Token, name).Any() != true
             && Members.TryStatic(interpreter, type, name, out held);
     }
 

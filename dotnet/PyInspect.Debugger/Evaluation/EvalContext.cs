@@ -1,7 +1,8 @@
 // Where an expression is evaluated: the stopped frame, the loaded modules, the func-eval
 // channel (null when calls are not possible) and the budgets LINQ enumeration respects.
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
+using PyInspect.Debugger.Frames;
 
 namespace PyInspect.Debugger.Evaluation;
 

@@ -1,7 +1,7 @@
 // The values an expression passes around. Numbers, bools, chars, strings and null are
 // plain .NET values computed in the adapter; everything else stays in the debuggee.
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -85,7 +85,7 @@ public static class EvalValues
     /// <summary>A debuggee value as a local one where it is a primitive, string, enum or null.</summary>
     public static object? FromDebuggee(ICorDebugValue value)
     {
-        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        ICorDebugValue? target = ValuePath.Dereference(value);
         if (target is null) return null;
         if (target is ICorDebugStringValue text) return ValueText.ReadString(text);
         ICorDebugType? exact = target is ICorDebugValue2 v2 && v2.GetExactType(out var t) >= 0 ? t : null;

@@ -97,7 +97,7 @@ public static class ExpressionEvaluator
                 object? value = Interpreter.Local(Interpreter.Evaluate(expression, context));
                 text.Append(value is string s ? s : Describe(expression, expression, value, false).Value);
             }
-            catch (EvalException error)
+            catch (Exception error) when (error is EvalException or ValuePathException)
             {
                 text.Append($"<error: {error.Message}>");
             }

@@ -4,7 +4,8 @@
 // memory, a 64 KB block at a time. Anything else (getters, reference fields, structs, values
 // that are not objects) takes the interpreter's own member read.
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Values;
 using PyInspect.Debugger.Symbols;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -48,7 +49,7 @@ public sealed class FieldReadSite(Interpreter interpreter, string name, string o
     /// primitive type or decimal; null sends this type's reads down the interpreter's path.</summary>
     private Layout? Learn(ICorDebugValue value, ulong objectAddress)
     {
-        if (PathEvaluator.Dereference(value) is not ICorDebugObjectValue obj || obj is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
+        if (ValuePath.Dereference(value) is not ICorDebugObjectValue obj || obj is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
             return null;
         foreach (var (_, cls, md, token) in Members.Levels(type))
         {

@@ -1,7 +1,7 @@
 // Indexers: arrays of any rank, strings, List and Dictionary read from their internals
 // (no code runs in the debuggee), any other type's `this[...]` through its get_Item getter.
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -40,7 +40,7 @@ public static class Indexers
 
     private static unsafe object? Remote(Interpreter interpreter, RemoteValue remote, IReadOnlyList<object?> indices, string ownerText)
     {
-        if (PathEvaluator.Dereference(remote.Value) is ICorDebugArrayValue array)
+        if (ValuePath.Dereference(remote.Value) is ICorDebugArrayValue array)
         {
             uint[] dims = VariableReader.ArrayDimensions(array);
             if (indices.Count != dims.Length) throw new EvalException($"'{ownerText}' has rank {dims.Length}, got {indices.Count} indices");
@@ -53,7 +53,7 @@ public static class Indexers
         }
         string? name = Members.ClassName(remote.Value);
         if (name == "System.Collections.Generic.List`1" && indices.Count == 1
-            && Members.RawField(remote.Value, "_items") is { } itemsField && PathEvaluator.Dereference(itemsField) is ICorDebugArrayValue items
+            && Members.RawField(remote.Value, "_items") is { } itemsField && ValuePath.Dereference(itemsField) is ICorDebugArrayValue items
             && Members.RawField(remote.Value, "_size") is { } sizeField && EvalValues.FromDebuggee(sizeField) is int size)
         {
             int at = Position(indices, 0, size, ownerText);

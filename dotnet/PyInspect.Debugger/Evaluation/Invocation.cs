@@ -6,7 +6,10 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
+using ModuleMetadata = PyInspect.Debugger.Symbols.ModuleMetadata;
+using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
 
@@ -152,13 +155,13 @@ public static class Invocation
     }
 
     public static bool HasMethod(RemoteValue target, string name) =>
-        PathEvaluator.Dereference(target.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+        ValuePath.Dereference(target.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
         && Members.Levels(type).Any(l => l.Metadata.Methods(l.Token, name).Any());
 
     /// <summary>An instance method of a debuggee object (the most derived override), or an extension method.</summary>
     public static object? CallMethod(Interpreter interpreter, RemoteValue target, string name, List<object?> arguments, string text)
     {
-        ICorDebugValue? self = PathEvaluator.Dereference(target.Value);
+        ICorDebugValue? self = ValuePath.Dereference(target.Value);
         if (self is null) throw new EvalException($"cannot call '{name}' on null (NullReferenceException) in '{text}'");
         if (self is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) throw new EvalException($"cannot read the type of the target of '{text}'");
         foreach (var (level, cls, md, token) in Members.Levels(type))
@@ -169,7 +172,7 @@ public static class Invocation
         }
         foreach (var module in interpreter.Context.Modules.WithSymbols())
         {
-            if (EvalMetadata.Open(module.Path) is not { } md) continue;
+            if (ModuleMetadata.TryOpen(module.Path) is not { } md) continue;
             foreach (var (typeToken, method) in md.ExtensionMethods(name))
             {
                 var all = new List<object?> { target };
@@ -192,8 +195,8 @@ public static class Invocation
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
 
     /// <summary>The type's metadata and its class in the debuggee.</summary>
-    private static (EvalMetadata Metadata, ICorDebugClass Class) ClassOf(TypeRef type) =>
-        EvalMetadata.Open(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
+    private static (ModuleMetadata Metadata, ICorDebugClass Class) ClassOf(TypeRef type) =>
+        ModuleMetadata.TryOpen(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
             ? (md, cls) : throw new EvalException($"cannot read the metadata of '{type.FullName}'");
 
     /// <summary>The values to pass for the parameters: objects first, held by handles (making

@@ -3,7 +3,7 @@
 // members of local strings and numbers computed here.
 using System.Reflection;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
@@ -23,7 +23,7 @@ public static class Members
         if (local is null) throw new EvalException($"cannot read '{name}' of null '{ownerText}' (NullReferenceException)");
         if (local is RemoteValue remote)
         {
-            if (PathEvaluator.Dereference(remote.Value) is ICorDebugArrayValue array) return ArrayMember(array, name, ownerText);
+            if (ValuePath.Dereference(remote.Value) is ICorDebugArrayValue array) return ArrayMember(array, name, ownerText);
             if (TryInstance(interpreter, remote, name, out object? value)) return value;
             throw new EvalException($"'{name}' is not a field or property of '{ownerText}' ({Types.RuntimeTypeName(remote)})");
         }
@@ -69,7 +69,7 @@ public static class Members
     public static bool TryInstance(Interpreter interpreter, RemoteValue self, string name, out object? value)
     {
         value = null;
-        ICorDebugValue? target = PathEvaluator.Dereference(self.Value);
+        ICorDebugValue? target = ValuePath.Dereference(self.Value);
         if (target is not ICorDebugObjectValue obj || target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
             return false;
         foreach (var (level, cls, md, token) in Levels(type))
@@ -116,13 +116,13 @@ public static class Members
             && EvalValues.FromDebuggee(count) is int used && EvalValues.FromDebuggee(free) is int freed ? used - freed : null;
 
     /// <summary>The runtime type and its bases, each with its class and metadata (System.Object included).</summary>
-    public static IEnumerable<(ICorDebugType Level, ICorDebugClass Class, EvalMetadata Metadata, int Token)> Levels(ICorDebugType type)
+    public static IEnumerable<(ICorDebugType Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Levels(ICorDebugType type)
     {
         ICorDebugType? current = type;
         for (int depth = 0; current is not null && depth < 32; depth++)
         {
             if (current.GetClass(out var cls) < 0 || cls.GetModule(out var module) < 0 || cls.GetToken(out int token) < 0) yield break;
-            if (EvalMetadata.Open(DebuggerEngine.ModuleName(module)) is { } md) yield return (current, cls, md, token);
+            if (ModuleMetadata.TryOpen(DebuggerEngine.ModuleName(module)) is { } md) yield return (current, cls, md, token);
             if (current.GetBase(out var baseType) < 0) yield break;
             current = baseType;
         }
@@ -160,7 +160,7 @@ public static class Members
     public static bool TryStatic(Interpreter interpreter, TypeRef type, string name, out object? value)
     {
         value = null;
-        if (EvalMetadata.Open(type.Module.Path) is not { } md) return false;
+        if (ModuleMetadata.TryOpen(type.Module.Path) is not { } md) return false;
         if (type.Module.Module.GetClassFromToken(type.Token, out var cls) < 0) return false;
         foreach (var field in md.Fields(type.Token))
         {
@@ -179,13 +179,13 @@ public static class Members
 
     /// <summary>Whether a type's static member of that name is a field (not a property or constant).</summary>
     public static bool IsStaticField(TypeRef type, string name) =>
-        EvalMetadata.Open(type.Module.Path)?.Fields(type.Token).Any(f => f.IsStatic && !f.IsLiteral
+        ModuleMetadata.TryOpen(type.Module.Path)?.Fields(type.Token).Any(f => f.IsStatic && !f.IsLiteral
             && (f.Name == name || ModuleMetadata.FieldDisplayName(f.Name) == name)) == true;
 
     /// <summary>A field of an object or struct by metadata name (internals such as List's _items), or null.</summary>
     public static ICorDebugValue? RawField(ICorDebugValue value, string name)
     {
-        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        ICorDebugValue? target = ValuePath.Dereference(value);
         if (target is not ICorDebugObjectValue obj || target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
             return null;
         foreach (var (_, cls, md, token) in Levels(type))
@@ -196,9 +196,7 @@ public static class Members
     }
 
     /// <summary>The metadata name of an object's runtime class ("System.Collections.Generic.List`1"), or null.</summary>
-    public static string? ClassName(ICorDebugValue value) =>
-        PathEvaluator.Dereference(value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
-            && type.GetClass(out var cls) >= 0 ? TypeNames.DeclaredName(cls) : null;
+    public static string? ClassName(ICorDebugValue value) => TypeNames.ClassName(value);
 
     public static bool IsEnum(TypeRef type) =>
         ModuleMetadata.Open(type.Module.Path).GetBaseType(type.Token)?.ExternalTypeName == "System.Enum";

@@ -11,7 +11,9 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
+using ModuleMetadata = PyInspect.Debugger.Symbols.ModuleMetadata;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -116,7 +118,7 @@ public static class OutArguments
     {
         EvalContext context = interpreter.Context;
         ICorDebugValue? self = null;
-        IEnumerable<(ICorDebugType? Level, ICorDebugClass Class, EvalMetadata Metadata, int Token)> levels;
+        IEnumerable<(ICorDebugType? Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> levels;
         if (receiver is TypeRef type)
             levels = Static(type);
         else if (hasReceiver)
@@ -139,13 +141,13 @@ public static class OutArguments
         throw new EvalException($"'{name}' is not a method taking these {values.Count} argument(s), with out/ref where written, in '{text}'");
     }
 
-    private static IEnumerable<(ICorDebugType? Level, ICorDebugClass Class, EvalMetadata Metadata, int Token)> Static(TypeRef type) =>
-        EvalMetadata.Open(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
+    private static IEnumerable<(ICorDebugType? Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Static(TypeRef type) =>
+        ModuleMetadata.TryOpen(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
             ? [(null, cls, md, type.Token)] : throw new EvalException($"cannot read the metadata of '{type.FullName}'");
 
-    private static List<(ICorDebugType? Level, ICorDebugClass Class, EvalMetadata Metadata, int Token)> Instance(object? receiver, string name, string text, out ICorDebugValue? self)
+    private static List<(ICorDebugType? Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Instance(object? receiver, string name, string text, out ICorDebugValue? self)
     {
-        if (receiver is not RemoteValue remote || PathEvaluator.Dereference(remote.Value) is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
+        if (receiver is not RemoteValue remote || ValuePath.Dereference(remote.Value) is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
             throw new EvalException($"cannot call '{name}' with out/ref arguments on {Types.RuntimeTypeName(receiver)} in '{text}'");
         self = remote.Value;
         return [.. Members.Levels(type).Select(l => ((ICorDebugType?)l.Level, l.Class, l.Metadata, l.Token))];

@@ -2,7 +2,8 @@
 // home in the debuggee's heap (the only element of a one-element array made there, held by
 // a handle), the element is passed by reference, and what the callee wrote is read back.
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -48,7 +49,7 @@ internal static class OutCall
     {
         const string missing = "cannot make a home for an out argument: System.GC.AllocateArray<T>(int, bool) is not found";
         TypeRef gc = Types.Resolve("System.GC", context) ?? throw new EvalException(missing);
-        EvalMethod allocate = EvalMetadata.Open(gc.Module.Path)?.Methods(gc.Token, "AllocateArray")
+        EvalMethod allocate = ModuleMetadata.TryOpen(gc.Module.Path)?.Methods(gc.Token, "AllocateArray")
             .FirstOrDefault(m => m.IsStatic && m.GenericArity == 1 && m.ParameterTypes is ["System.Int32", "System.Boolean"])
             ?? throw new EvalException(missing);
         if (gc.Module.Module.GetClassFromToken(gc.Token, out var cls) < 0 || cls.GetModule(out var module) < 0
@@ -73,7 +74,7 @@ internal static class OutCall
 
     /// <summary>The array's only element, read through its handle (valid after any run).</summary>
     private static ICorDebugValue Element(ICorDebugValue home) =>
-        PathEvaluator.Dereference(home) is ICorDebugArrayValue array && array.GetElementAtPosition(0, out var element) >= 0
+        ValuePath.Dereference(home) is ICorDebugArrayValue array && array.GetElementAtPosition(0, out var element) >= 0
             ? element : throw new EvalException("cannot read the home of an out argument");
 
     /// <summary>A ref argument's value going in: numbers, bools and chars (written into the home).</summary>

@@ -3,7 +3,7 @@
 // HashSet, Queue, Stack, strings and sequences LINQ already computed here. Any other
 // IEnumerable is copied by the debuggee itself into an object[] (two func-evals), then read.
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -64,12 +64,12 @@ public static class Sequences
 
     /// <summary>Arrays and the collections above: enumerated here without running debuggee code.</summary>
     public static bool ReadsInternals(RemoteValue value) =>
-        PathEvaluator.Dereference(value.Value) is ICorDebugArrayValue || InternalReaders.ContainsKey(Members.ClassName(value.Value) ?? "");
+        ValuePath.Dereference(value.Value) is ICorDebugArrayValue || InternalReaders.ContainsKey(Members.ClassName(value.Value) ?? "");
 
     private static IEnumerable<object?> RemoteItems(Interpreter interpreter, ICorDebugValue value, string sourceText)
     {
         EvalContext context = interpreter.Context;
-        if (PathEvaluator.Dereference(value) is ICorDebugArrayValue) return ArrayItems(context, value, 0, null);
+        if (ValuePath.Dereference(value) is ICorDebugArrayValue) return ArrayItems(context, value, 0, null);
         return InternalReaders.TryGetValue(Members.ClassName(value) ?? "", out var read)
             ? read(context, value) : CopiedItems(interpreter, value, sourceText);
     }
@@ -103,7 +103,7 @@ public static class Sequences
         if (arrayValue is null) yield break;
         ICorDebugValue held = context.Pin(arrayValue);
         int generation = EvalContext.Generation;
-        if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array) yield break;
+        if (ValuePath.Dereference(held) is not ICorDebugArrayValue array) yield break;
         array.GetCount(out uint length);
         int end = count is { } c ? Math.Min(start + c, (int)length) : (int)length;
         ICorDebugValue Element(ICorDebugArrayValue from, int i) =>
@@ -121,7 +121,7 @@ public static class Sequences
                 // References read a block at a time; each element's ICorDebugValue is made only if used.
                 foreach (var (index, address) in ReferenceBlocks(read, held, start, end))
                     yield return address == 0 ? null
-                        : new RemoteValue(address, () => Element((ICorDebugArrayValue)PathEvaluator.Dereference(held)!, index));
+                        : new RemoteValue(address, () => Element((ICorDebugArrayValue)ValuePath.Dereference(held)!, index));
                 yield break;
             }
         }
@@ -129,11 +129,11 @@ public static class Sequences
         {
             if (generation != EvalContext.Generation)
             {
-                array = PathEvaluator.Dereference(held) as ICorDebugArrayValue ?? throw new EvalException("the collection went away");
+                array = ValuePath.Dereference(held) as ICorDebugArrayValue ?? throw new EvalException("the collection went away");
                 generation = EvalContext.Generation;
             }
             int index = i;
-            var item = new RemoteValue(Element(array, i), () => Element((ICorDebugArrayValue)PathEvaluator.Dereference(held)!, index));
+            var item = new RemoteValue(Element(array, i), () => Element((ICorDebugArrayValue)ValuePath.Dereference(held)!, index));
             yield return item.Value is ICorDebugReferenceValue ? item : Interpreter.Local(item) is var local && local is RemoteValue ? item : local;
         }
     }
@@ -147,7 +147,7 @@ public static class Sequences
         for (int at = start; at < end; at += perBlock)
         {
             int n = Math.Min(perBlock, end - at);
-            if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)at, out var first) < 0
+            if (ValuePath.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)at, out var first) < 0
                 || first.GetAddress(out ulong address) < 0 || address == 0)
                 throw new EvalException($"cannot read element {at} of the collection");
             var block = n == perBlock ? buffer : new byte[n * size];
@@ -170,7 +170,7 @@ public static class Sequences
         for (int at = start; at < end; at += perBlock)
         {
             int n = Math.Min(perBlock, end - at);
-            if (PathEvaluator.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)at, out var first) < 0
+            if (ValuePath.Dereference(held) is not ICorDebugArrayValue array || array.GetElementAtPosition((uint)at, out var first) < 0
                 || first.GetAddress(out ulong slot) < 0 || slot == 0 || first is not ICorDebugReferenceValue reference
                 || reference.GetValue(out ulong firstAddress) < 0)
                 throw new EvalException($"cannot read element {at} of the collection");
@@ -215,7 +215,7 @@ public static class Sequences
         if (local is SequenceValue s) return s.ElementType;
         if (local is GroupingValue g) return g.Items.ElementType;
         if (local is string) return "char";
-        if (local is RemoteValue remote && PathEvaluator.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0)
+        if (local is RemoteValue remote && ValuePath.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0)
         {
             var arguments = TypeNames.TypeArguments(type);
             if (type.GetType(out int elementType) >= 0 && elementType is CorElementType.SzArray or CorElementType.Array

@@ -7,7 +7,8 @@ using Microsoft.CodeAnalysis;
 using System.Runtime.InteropServices;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
 
@@ -83,7 +84,7 @@ public static class TypedLinq
             count = Members.RawField(source.Value, "_size") is { } sizeField && EvalValues.FromDebuggee(sizeField) is int n ? n : null;
             if (arrayValue is null || count is null) return null;
         }
-        if (arrayValue is null || PathEvaluator.Dereference(arrayValue) is not ICorDebugArrayValue array || array.GetRank(out uint rank) < 0 || rank != 1
+        if (arrayValue is null || ValuePath.Dereference(arrayValue) is not ICorDebugArrayValue array || array.GetRank(out uint rank) < 0 || rank != 1
             || array.GetCount(out uint length) < 0 || array.GetElementType(out int elementType) < 0) return null;
         int total = count ?? (int)length;
         Array? items = Empty(elementType, total);

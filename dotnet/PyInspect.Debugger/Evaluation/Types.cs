@@ -2,7 +2,8 @@
 // the stopped method's namespace, with `using System` and friends), and checking a value's
 // runtime type against one (is, as, casts).
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Symbols;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -36,7 +37,7 @@ public static class Types
         if (EnclosingType(context) is { } enclosing)
         {
             candidates.Add($"{enclosing.FullName}.{name}");
-            var md = EvalMetadata.Open(enclosing.Module.Path);
+            var md = ModuleMetadata.TryOpen(enclosing.Module.Path);
             string ns = md?.GetNamespace(enclosing.Token) ?? "";
             for (string prefix = ns; prefix.Length > 0; prefix = prefix.Contains('.') ? prefix[..prefix.LastIndexOf('.')] : "")
                 candidates.Add($"{prefix}.{name}");
@@ -45,8 +46,8 @@ public static class Types
         var modules = context.Modules.All();
         foreach (string candidate in candidates)
             foreach (var module in modules)
-                if (EvalMetadata.Open(module.Path)?.FindType(candidate) is { } token)
-                    return new TypeRef(module, token, EvalMetadata.Open(module.Path)!.GetTypeName(token));
+                if (ModuleMetadata.TryOpen(module.Path)?.FindType(candidate) is { } token)
+                    return new TypeRef(module, token, ModuleMetadata.TryOpen(module.Path)!.GetTypeName(token));
         return null;
     }
 
@@ -86,9 +87,9 @@ public static class Types
     /// <summary>Structs and enums (their base is System.ValueType or System.Enum).</summary>
     public static bool IsValueType(TypeRef type)
     {
-        var md = Symbols.ModuleMetadata.Open(type.Module.Path);
+        var md = ModuleMetadata.Open(type.Module.Path);
         if (md.GetBaseType(type.Token) is not { } baseType) return false;
-        string name = baseType.ExternalTypeName ?? EvalMetadata.Open(type.Module.Path)?.GetTypeName(baseType.Token) ?? "";
+        string name = baseType.ExternalTypeName ?? ModuleMetadata.TryOpen(type.Module.Path)?.GetTypeName(baseType.Token) ?? "";
         return name is "System.ValueType" or "System.Enum";
     }
 
@@ -102,12 +103,12 @@ public static class Types
     }
 
     public static bool IsNamespace(string name, EvalContext context) =>
-        context.Modules.All().Any(m => EvalMetadata.Open(m.Path)?.HasNamespace(name) == true);
+        context.Modules.All().Any(m => ModuleMetadata.TryOpen(m.Path)?.HasNamespace(name) == true);
 
     /// <summary>The type declaring the stopped method.</summary>
     public static TypeRef? EnclosingType(EvalContext context)
     {
-        if (context.Frame.Module is not { } module || EvalMetadata.Open(module.Path) is not { } md) return null;
+        if (context.Frame.Module is not { } module || ModuleMetadata.TryOpen(module.Path) is not { } md) return null;
         int token = md.DeclaringTypeOfMethod(context.Frame.MethodToken);
         // State machines and closures are nested types named <...>: the code in them belongs to the type around them.
         while (md.GetTypeName(token).Split('.')[^1].StartsWith('<') && md.DeclaringTypeOf(token) is int outer) token = outer;
@@ -142,7 +143,7 @@ public static class Types
     /// <summary>Metadata names of an object's runtime type, its bases and their interfaces.</summary>
     public static IEnumerable<string> TypeChain(ICorDebugValue value)
     {
-        ICorDebugValue? target = PathEvaluator.Dereference(value);
+        ICorDebugValue? target = ValuePath.Dereference(value);
         if (target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) yield break;
         if (target is ICorDebugArrayValue) { yield return TypeNames.Format(type); yield return "System.Array"; yield break; }
         ICorDebugType? current = type;
@@ -150,7 +151,7 @@ public static class Types
         {
             if (current.GetClass(out var cls) < 0) break;
             yield return TypeNames.DeclaredName(cls);
-            if (cls.GetModule(out var module) >= 0 && EvalMetadata.Open(DebuggerEngine.ModuleName(module)) is { } md
+            if (cls.GetModule(out var module) >= 0 && ModuleMetadata.TryOpen(DebuggerEngine.ModuleName(module)) is { } md
                 && cls.GetToken(out int token) >= 0)
                 foreach (string iface in md.Interfaces(token)) yield return iface;
             if (current.GetBase(out var baseType) < 0) break;
@@ -168,7 +169,7 @@ public static class Types
     public static string RuntimeTypeName(object? value) => value switch
     {
         null => "null",
-        RemoteValue remote => PathEvaluator.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+        RemoteValue remote => ValuePath.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
             ? TypeNames.Format(type) : "object",
         EnumValue e => e.TypeName,
         TypeRef t => $"the type {t.FullName}",

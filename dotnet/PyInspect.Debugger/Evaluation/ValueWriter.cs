@@ -4,7 +4,7 @@
 // storage's declared type can hold. Plain `=` takes only what C# converts implicitly;
 // compound assignments convert back explicitly, as C# does.
 using PyInspect.Debugger.Engine;
-using PyInspect.Debugger.Session;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -156,7 +156,7 @@ public static class ValueWriter
                 WriteBytes(storage, BitConverter.GetBytes(number)[..(int)size], text);
                 return;
         }
-        if (value is RemoteValue remote && Types.RuntimeTypeName(remote) == typeName && ValueText.RawBytes(PathEvaluator.Dereference(remote.Value)!) is { } raw)
+        if (value is RemoteValue remote && Types.RuntimeTypeName(remote) == typeName && ValueText.RawBytes(ValuePath.Dereference(remote.Value)!) is { } raw)
         {
             WriteBytes(storage, raw, text);
             return;
@@ -180,7 +180,7 @@ public static class ValueWriter
     /// <summary>`int? x = 5` sets value then hasValue; `= null` clears hasValue.</summary>
     private static void WriteNullable(EvalContext context, ICorDebugValue storage, Func<ICorDebugValue> locate, object? value, bool compound, string text)
     {
-        ICorDebugValue Field(string name) => PathEvaluator.Member(locate(), name) ?? throw new EvalException($"'{text}' is not a readable nullable");
+        ICorDebugValue Field(string name) => ValuePath.Member(locate(), name) ?? throw new EvalException($"'{text}' is not a readable nullable");
         if (value is not null)
             Write(context, () => Field("value"), value, compound, text);
         WriteBytes(Field("hasValue"), [(byte)(value is null ? 0 : 1)], text);

@@ -3,9 +3,10 @@ using System.Text.Json.Nodes;
 
 namespace PyInspect.Debugger.Protocol;
 
-/// <summary>Reads requests, hands them to the session one at a time, and answers every
-/// one within a bounded time: a handler that overruns its budget gets an error response
-/// and its late result is dropped. Events raised while a request is in flight, by its
+/// <summary>Reads requests, hands them to the session strictly one at a time, and answers
+/// every one within a bounded time: a handler that overruns its budget gets an error
+/// response at once and its late result is dropped, but the next request is not read until
+/// that handler has finished, so no two handlers ever run together. Events raised while a request is in flight, by its
 /// handler or by the debuggee's callbacks, are held until that response is written, so a
 /// client always sees the response first (initialize before initialized, a continue's
 /// response and `continued` before the next `stopped`).</summary>
@@ -70,15 +71,18 @@ public sealed class DapServer : IEventSink
         lock (_seqLock) _requestInFlight = true;
         var work = Task.Run(() => handler.Handle(command, arguments));
         JsonObject response = NewResponse(requestSeq, command);
+        bool finished = false;
         try
         {
-            if (!work.Wait(_budget))
+            finished = work.Wait(_budget);
+            if (!finished)
                 Fail(response, $"'{command}' did not finish within {_budget.TotalSeconds:0} s");
             else if (work.Result is { } body)
                 response["body"] = body;
         }
         catch (AggregateException error) when (error.InnerException is { } inner)
         {
+            finished = true;
             Fail(response, inner is DapException ? inner.Message : $"{inner.GetType().Name}: {inner.Message}");
             if (inner is not DapException) Log(inner.ToString());
         }
@@ -89,6 +93,17 @@ public sealed class DapServer : IEventSink
             _heldEvents.Clear();
             _requestInFlight = false;
         }
+        if (!finished) AwaitOverrun(work, command);
+    }
+
+    /// <summary>The overrunning handler has had its answer; the next request waits until it
+    /// ends (its result, or its failure, is only logged).</summary>
+    private void AwaitOverrun(Task<JsonNode?> work, string command)
+    {
+        Log($"'{command}' overran its budget: the next request waits until it finishes");
+        try { work.Wait(); }
+        catch (AggregateException error) { Log($"'{command}' failed after its timeout answer: {error.InnerException?.Message}"); }
+        Log($"'{command}' finished after its timeout answer");
     }
 
     private static JsonObject NewResponse(long requestSeq, string command) => new()

@@ -3,6 +3,8 @@
 // and by module-load callbacks, so every access is locked.
 using System.Globalization;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Symbols;
 
 namespace PyInspect.Debugger.Session;
 

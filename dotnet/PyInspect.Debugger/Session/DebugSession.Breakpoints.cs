@@ -1,5 +1,6 @@
 // setBreakpoints: a file's whole set at once, bound now where the module is loaded,
-// pending (verified: false) until it loads.
+// pending (verified: false) until it loads; setFunctionBreakpoints; setExceptionBreakpoints
+// and exceptionInfo. The tables are the Breakpoints' and the ExceptionStops'.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Protocol;
 
@@ -21,9 +22,7 @@ public sealed partial class DebugSession
             requests.Add(new BreakpointRequest(line, item["condition"]?.GetValue<string>(), hit,
                 item["logMessage"]?.GetValue<string>()));
         }
-        IReadOnlyList<SourceBreakpoint> created = _engine is { HasExited: false } engine
-            ? engine.WhileStopped(() => _breakpoints.Replace(path, requests, _modules.WithSymbols()))
-            : _breakpoints.Replace(path, requests, []);
+        IReadOnlyList<SourceBreakpoint> created = _breakpoints.Replace(path, requests);
         return new JsonObject { ["breakpoints"] = new JsonArray([.. created.Select(BreakpointJson)]) };
     }
 
@@ -42,11 +41,37 @@ public sealed partial class DebugSession
                 throw new DapException($"bad hitCondition '{hit}': use N, == N, >= N, > N, <= N, < N or % N");
             requests.Add(new BreakpointRequest(0, item["condition"]?.GetValue<string>(), hit, null, name));
         }
-        const string key = BreakpointTable.FunctionsKey;
-        IReadOnlyList<SourceBreakpoint> created = _engine is { HasExited: false } engine
-            ? engine.WhileStopped(() => _breakpoints.Replace(key, requests, _modules.WithSymbols()))
-            : _breakpoints.Replace(key, requests, []);
+        IReadOnlyList<SourceBreakpoint> created = _breakpoints.Replace(BreakpointTable.FunctionsKey, requests);
         return new JsonObject { ["breakpoints"] = new JsonArray([.. created.Select(BreakpointJson)]) };
+    }
+
+    private JsonNode SetExceptionBreakpoints(JsonObject arguments)
+    {
+        var chosen = new Dictionary<string, ExceptionTypeFilter>();
+        foreach (JsonNode? filter in arguments["filters"] as JsonArray ?? [])
+            chosen[ExceptionStops.KnownFilter(filter?.GetValue<string>())] = ExceptionTypeFilter.Any;
+        foreach (JsonNode? option in arguments["filterOptions"] as JsonArray ?? [])
+            chosen[ExceptionStops.KnownFilter(option?["filterId"]?.GetValue<string>())] =
+                ExceptionTypeFilter.Parse(option?["condition"]?.GetValue<string>());
+        _exceptions.SetFilters(chosen);
+        return new JsonObject
+        {
+            ["breakpoints"] = new JsonArray([.. chosen.Keys.Select(_ => (JsonNode)new JsonObject { ["verified"] = true })]),
+        };
+    }
+
+    private JsonNode ExceptionInfo(JsonObject arguments)
+    {
+        RequireStopped();
+        uint threadId = (uint)RequiredInt(arguments, "threadId");
+        var current = _exceptions.Current(threadId);
+        return new JsonObject
+        {
+            ["exceptionId"] = current.Details.TypeName,
+            ["description"] = current.Details.Message,
+            ["breakMode"] = current.BreakMode,
+            ["details"] = current.Details.ToJson(),
+        };
     }
 
     private static JsonNode BreakpointJson(SourceBreakpoint bp)

@@ -1,19 +1,62 @@
-// DAP requests mapped to engine calls. Requests run one at a time on the protocol's
-// request thread; engine callbacks arrive on ICorDebug's thread and leave as DAP events
-// through the thread-safe sink. The request families live in the partial files beside
-// this one: lifecycle (launch/attach/disconnect), execution, breakpoints, inspection.
+// The adapter's facade: a DAP request becomes calls on the collaborators, each of which owns
+// its own state (netcoredbg's ManagedDebugger is the model):
+//   Debuggee          the process: engine, modules, ids of the current stop, stopped thread
+//   DebuggeeLifecycle launch / attach / configurationDone / disconnect / terminate, exit
+//   Threads           thread ids and remembered names
+//   Breakpoints       source and function breakpoints, and what a hit means
+//   ExceptionStops    exception filters, exception events, the exception a thread stopped at
+//   StepFilter        what stepping treats as user code (justMyCode, enableStepFiltering)
+//   Steppers          plain, await-following and async step-out steps, step-in past
+//                     filtered code, step off an async method's end; ended by every stop
+//   FrameEvaluator    evaluation contexts on frames (evaluate, conditions, log points)
+//   Variables         what a variablesReference shows (locals, elements, fields, getters)
+//   VariableWriter    setVariable / setExpression
+//   GotoTargets       set next statement
+// Requests run one at a time on the protocol's request thread; engine callbacks arrive on
+// ICorDebug's thread, are decided by a collaborator, and leave as DAP events through the
+// thread-safe sink. The partial files beside this one parse each request family's
+// arguments and shape its answer; they hold no state.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
+using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngineListener
+public sealed partial class DebugSession : IDapHandler, IEngineListener
 {
-    private readonly ModuleCatalog _modules = new();
-    private readonly BreakpointTable _breakpoints = new();
-    private readonly StopHandles _handles = new();
-    private DebuggerEngine? _engine;
+    private readonly IEventSink _events;
+    private readonly Debuggee _debuggee;
+    private readonly DebuggeeLifecycle _lifecycle;
+    private readonly Threads _threads;
+    private readonly Breakpoints _breakpoints;
+    private readonly ExceptionStops _exceptions;
+    private readonly StepFilter _stepFilter = new();
+    private readonly Steppers _steppers;
+    private readonly FrameEvaluator _evaluator;
+    private readonly Variables _variables;
+    private readonly VariableWriter _writer;
+    private readonly GotoTargets _goto;
+
+    public DebugSession(IEventSink events)
+    {
+        _events = events;
+        _debuggee = new Debuggee(events);
+        _threads = new Threads(_debuggee);
+        _steppers = new Steppers(_debuggee, _stepFilter);
+        _exceptions = new ExceptionStops(_debuggee);
+        _evaluator = new FrameEvaluator(_debuggee);
+        _breakpoints = new Breakpoints(_debuggee, _evaluator);
+        _variables = new Variables(_debuggee, _exceptions);
+        _writer = new VariableWriter(_debuggee);
+        _goto = new GotoTargets(_debuggee);
+        _lifecycle = new DebuggeeLifecycle(_debuggee, this, () =>
+        {
+            _debuggee.Handles.Clear();
+            _steppers.Forget();
+        });
+    }
 
     public JsonNode? Handle(string command, JsonObject arguments)
     {
@@ -50,9 +93,9 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
                 _ => throw new DapException($"unsupported command '{command}'"),
             };
         }
-        catch (EngineException error)
+        catch (Exception error) when (error is EngineException or ValuePathException)
         {
-            throw new DapException(error.Message);
+            throw new DapException(error.Message);  // the protocol's error, at the boundary
         }
         catch (InvalidOperationException error) when (error.Source == "System.Text.Json")
         {
@@ -66,7 +109,7 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
 
     private JsonNode Initialize()
     {
-        events.SendEvent("initialized", null);
+        _events.SendEvent("initialized", null);
         return new JsonObject
         {
             ["supportsConfigurationDoneRequest"] = true,
@@ -87,83 +130,80 @@ public sealed partial class DebugSession(IEventSink events) : IDapHandler, IEngi
             ["supportsModulesRequest"] = true,
             ["supportsExceptionInfoRequest"] = true,
             ["supportsExceptionFilterOptions"] = true,
-            ["exceptionBreakpointFilters"] = ExceptionFilterCapabilities(),
+            ["exceptionBreakpointFilters"] = ExceptionStops.ExceptionFilterCapabilities(),
         };
     }
 
-    private DebuggerEngine RequireEngine() =>
-        _engine ?? throw new DapException("no process: send 'launch' or 'attach' first");
+    private DebuggerEngine RequireEngine() => _debuggee.RequireEngine();
 
-    private DebuggerEngine RequireStopped()
-    {
-        DebuggerEngine engine = RequireEngine();
-        if (engine.HasExited) throw new DapException("the process has exited");
-        if (!engine.IsStopped) throw new DapException("the process is running, not stopped: pause it first");
-        return engine;
-    }
+    private DebuggerEngine RequireStopped() => _debuggee.RequireStopped();
 
     private static int RequiredInt(JsonObject arguments, string name) =>
         arguments[name]?.GetValue<int>() ?? throw new DapException($"missing argument '{name}'");
 
-    private void SendStopped(string reason, uint threadId, JsonArray? hitBreakpointIds = null, string? description = null,
-        string? text = null)
+    /// <summary>A stop a collaborator decided on, announced: true when there was one (the
+    /// engine then keeps the process stopped).</summary>
+    private bool Announce(StopEvent? stop)
+    {
+        if (stop is null) return false;
+        _debuggee.Handles.Clear();
+        SendStopped(stop);
+        return true;
+    }
+
+    /// <summary>Every stop ends every step and leaves as one `stopped` event.</summary>
+    private void SendStopped(StopEvent stop)
     {
         var body = new JsonObject
         {
-            ["reason"] = reason,
-            ["threadId"] = (long)threadId,
+            ["reason"] = stop.Reason,
+            ["threadId"] = (long)stop.ThreadId,
             ["allThreadsStopped"] = true,
         };
-        if (hitBreakpointIds is not null) body["hitBreakpointIds"] = hitBreakpointIds;
-        if (description is not null) body["description"] = description;
-        if (text is not null) body["text"] = text;
-        _stopThreadId = threadId;
-        CancelSteppers();
-        EndAsyncStep();  // whatever stopped, a step over or out of an await is no longer waiting
-        EndAsyncStepOut();
-        events.SendEvent("stopped", body);
+        if (stop.HitBreakpointIds is not null) body["hitBreakpointIds"] = stop.HitBreakpointIds;
+        if (stop.Description is not null) body["description"] = stop.Description;
+        if (stop.Text is not null) body["text"] = stop.Text;
+        _debuggee.StopThreadId = stop.ThreadId;
+        _steppers.CancelAll();
+        _events.SendEvent("stopped", body);
     }
 
-    private void SendOutput(string category, string text) =>
-        events.SendEvent("output", new JsonObject { ["category"] = category, ["output"] = text });
-
     void IEngineListener.ThreadStarted(uint threadId) =>
-        events.SendEvent("thread", new JsonObject { ["reason"] = "started", ["threadId"] = (long)threadId });
+        _events.SendEvent("thread", new JsonObject { ["reason"] = "started", ["threadId"] = (long)threadId });
 
     void IEngineListener.ThreadExited(uint threadId) =>
-        events.SendEvent("thread", new JsonObject { ["reason"] = "exited", ["threadId"] = (long)threadId });
+        _events.SendEvent("thread", new JsonObject { ["reason"] = "exited", ["threadId"] = (long)threadId });
 
     void IEngineListener.ModuleLoaded(ICorDebugModule module, string path)
     {
-        LoadedModule loaded = _modules.Add(module, path);
-        events.SendEvent("module", new JsonObject { ["reason"] = "new", ["module"] = ModuleJson(loaded) });
+        LoadedModule loaded = _debuggee.Modules.Add(module, path);
+        _stepFilter.MarkUserCode(loaded);
+        _events.SendEvent("module", new JsonObject { ["reason"] = "new", ["module"] = ModuleJson(loaded) });
         foreach (var bp in _breakpoints.BindModule(loaded))
-            events.SendEvent("breakpoint", new JsonObject { ["reason"] = "changed", ["breakpoint"] = BreakpointJson(bp) });
+            _events.SendEvent("breakpoint", new JsonObject { ["reason"] = "changed", ["breakpoint"] = BreakpointJson(bp) });
     }
 
-    /// <summary>modules: what the debuggee has loaded, in load order, pageable.</summary>
-    private JsonNode Modules(JsonObject arguments)
+    bool IEngineListener.BreakRequested(uint threadId) =>
+        Announce(new StopEvent("pause", threadId, Description: "Debugger.Break()"));
+
+    bool IEngineListener.BreakpointHit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
     {
-        RequireEngine();
-        int start = arguments["startModule"]?.GetValue<int>() ?? 0;
-        int count = arguments["moduleCount"]?.GetValue<int>() ?? 0;
-        if (start < 0 || count < 0) throw new DapException("'startModule' and 'moduleCount' must not be negative");
-        var all = _modules.All();
-        var page = all.Skip(start).Take(count == 0 ? int.MaxValue : count);
-        return new JsonObject { ["modules"] = new JsonArray([.. page.Select(ModuleJson)]), ["totalModules"] = all.Count };
+        if (_steppers.OwnsBreakpoint(threadId, breakpoint)) return false;
+        if (_lifecycle.IsEntry(breakpoint)) return Announce(new StopEvent("entry", threadId));
+        return Announce(_breakpoints.Hit(threadId, breakpoint));
     }
 
-    private static JsonObject ModuleJson(LoadedModule module) => new()
-    {
-        ["id"] = module.Path, ["name"] = module.FileName, ["path"] = module.Path,
-        ["symbolStatus"] = module.Symbols is null ? "Symbols not found." : "Symbols loaded.",
-        ["isUserCode"] = module.Symbols is not null,
-    };
+    bool IEngineListener.StepCompleted(uint threadId, StepperIdentity stepper, CorDebugStepReason reason) =>
+        Announce(_steppers.Completed(threadId, stepper, reason));
 
-    bool IEngineListener.BreakRequested(uint threadId)
+    bool IEngineListener.ExceptionThrown(uint threadId, int eventType, ExceptionHandlerSite? handler) =>
+        Announce(_exceptions.Thrown(threadId, eventType, handler));
+
+    void IEngineListener.PausedInsteadOfContinuing()
     {
-        _handles.Clear();
-        SendStopped("pause", threadId, description: "Debugger.Break()");
-        return true;
+        if (_debuggee.Engine is not { } engine) return;
+        Announce(new StopEvent("pause", _threads.PickPauseThread(engine)));
     }
+
+    void IEngineListener.ProcessExited() => _lifecycle.ProcessExited();
 }

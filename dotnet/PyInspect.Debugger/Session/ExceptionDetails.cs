@@ -2,6 +2,7 @@
 // through, and its inner exceptions, read from the object's fields (no code runs).
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
@@ -12,21 +13,21 @@ public sealed record ExceptionDetails(string TypeName, string Message, string? S
 
     public static ExceptionDetails Read(ICorDebugValue exception, string? stackTrace = null, int depth = 0)
     {
-        ICorDebugValue? obj = PathEvaluator.Dereference(exception);
+        ICorDebugValue? obj = ValuePath.Dereference(exception);
         string type = obj is ICorDebugValue2 typed && typed.GetExactType(out var exact) >= 0
             ? TypeNames.Format(exact) : "System.Exception";
         string message = obj is null ? "" : StringField(obj, "_message") ?? $"Exception of type '{type}' was thrown.";
         ExceptionDetails? inner = null;
-        if (obj is not null && depth < MaxInnerDepth && PathEvaluator.Member(obj, "_innerException") is { } innerValue
-            && PathEvaluator.Dereference(innerValue) is not null)
+        if (obj is not null && depth < MaxInnerDepth && ValuePath.Member(obj, "_innerException") is { } innerValue
+            && ValuePath.Dereference(innerValue) is not null)
             inner = Read(innerValue, null, depth + 1);
         return new ExceptionDetails(type, message, stackTrace ?? StringField(obj, "_stackTraceString"), inner);
     }
 
     private static string? StringField(ICorDebugValue? obj, string field)
     {
-        if (obj is null || PathEvaluator.Member(obj, field) is not { } value) return null;
-        return PathEvaluator.Dereference(value) is ICorDebugStringValue text ? ValueText.ReadString(text) : null;
+        if (obj is null || ValuePath.Member(obj, field) is not { } value) return null;
+        return ValuePath.Dereference(value) is ICorDebugStringValue text ? ValueText.ReadString(text) : null;
     }
 
     /// <summary>DAP's ExceptionDetails object.</summary>

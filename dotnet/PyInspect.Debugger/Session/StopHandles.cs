@@ -1,5 +1,7 @@
 // Frame ids and variable references handed to the client: valid until the debuggee
 // resumes, then rejected. Ids keep counting up, so a stale id never names a new thing.
+using PyInspect.Debugger.Frames;
+
 namespace PyInspect.Debugger.Session;
 
 public sealed class StopHandles

@@ -2,6 +2,7 @@
 // System.Threading.Thread object's _name field), "Main Thread" for the process's first
 // thread (its OS id equals the process id), else "Thread #id".
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
@@ -15,11 +16,11 @@ public static class ThreadNames
         try
         {
             if (thread.GetObject(out var threadObject) < 0) return fallback;
-            var view = PathEvaluator.Member(threadObject, "_name");
+            var view = ValuePath.Member(threadObject, "_name");
             return view is ICorDebugValue name && VariableReader.Describe("", "", name) is { Value: var text } && text.StartsWith('"')
                 ? text[1..^1]
                 : fallback;
         }
-        catch (Exception e) when (e is Protocol.DapException or InvalidCastException) { return fallback; }
+        catch (Exception e) when (e is ValuePathException or InvalidCastException) { return fallback; }
     }
 }

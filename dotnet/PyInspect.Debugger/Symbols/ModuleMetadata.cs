@@ -9,9 +9,10 @@ namespace PyInspect.Debugger.Symbols;
 /// <summary>
 /// A module's metadata (names, parameters, fields, properties, base types) read from the
 /// file through System.Reflection.Metadata, so frames and values get names without
-/// ICorDebug's IMetaDataImport. Cached per module path for the adapter's lifetime.
+/// ICorDebug's IMetaDataImport. One reader per module, cached by path for the adapter's
+/// lifetime, for every layer (the evaluator's lookups are in ModuleMetadata.Lookup.cs).
 /// </summary>
-public sealed class ModuleMetadata
+public sealed partial class ModuleMetadata
 {
     private static readonly ConcurrentDictionary<string, ModuleMetadata> Cache = new(StringComparer.Ordinal);
     private readonly PEReader _pe;
@@ -21,7 +22,11 @@ public sealed class ModuleMetadata
     {
         _pe = new PEReader(File.OpenRead(modulePath));
         _md = _pe.GetMetadataReader();
+        _types = new Lazy<TypeIndex>(IndexTypes);
     }
+
+    /// <summary>The module file's PE reader, shared with its symbols (ModuleSymbols).</summary>
+    internal PEReader PE => _pe;
 
     public static ModuleMetadata Open(string modulePath) =>
         Cache.GetOrAdd(Path.GetFullPath(modulePath), p => new ModuleMetadata(p));
@@ -71,13 +76,14 @@ public sealed class ModuleMetadata
         (_md.GetMethodDefinition(MethodHandle(methodToken)).Attributes & MethodAttributes.Static) != 0;
 
     /// <summary>"Namespace.Outer.Inner", generic names in ECMA form ("List`1").</summary>
-    public string GetTypeName(int typeDefToken)
+    public string GetTypeName(int typeDefToken) => TypeName(TypeHandle(typeDefToken));
+
+    private string TypeName(TypeDefinitionHandle handle)
     {
-        var type = _md.GetTypeDefinition(TypeHandle(typeDefToken));
+        var type = _md.GetTypeDefinition(handle);
         string name = _md.GetString(type.Name);
         var declaring = type.GetDeclaringType();
-        if (!declaring.IsNil)
-            return $"{GetTypeName(MetadataTokens.GetToken(declaring))}.{name}";
+        if (!declaring.IsNil) return $"{TypeName(declaring)}.{name}";
         string ns = _md.GetString(type.Namespace);
         return ns.Length == 0 ? name : $"{ns}.{name}";
     }

@@ -7,7 +7,8 @@ namespace PyInspect.Debugger.Symbols;
 /// <summary>
 /// A module's portable PDB (adjacent or embedded), read through System.Reflection.Metadata:
 /// lines to IL offsets for breakpoints, IL offsets to source for frames and stepping, and
-/// the locals in scope. No ICorDebug here.
+/// the locals in scope. No ICorDebug here. The module file itself is read through its one
+/// ModuleMetadata (the same PE reader and cache every layer uses).
 /// </summary>
 public sealed partial class ModuleSymbols : IDisposable
 {
@@ -37,17 +38,15 @@ public sealed partial class ModuleSymbols : IDisposable
     /// <summary>Opens the module's PDB; null when the module has none (or is not a managed PE).</summary>
     public static ModuleSymbols? TryLoad(string modulePath)
     {
-        PEReader? pe = null;
+        if (ModuleMetadata.TryOpen(modulePath) is not { } metadata) return null;
         try
         {
-            pe = new PEReader(File.OpenRead(modulePath));
-            if (pe.TryOpenAssociatedPortablePdb(modulePath, OpenIfExists, out var provider, out _) && provider != null)
-                return new ModuleSymbols(modulePath, pe, provider);
+            if (metadata.PE.TryOpenAssociatedPortablePdb(modulePath, OpenIfExists, out var provider, out _) && provider != null)
+                return new ModuleSymbols(modulePath, metadata.PE, provider);
         }
         catch (Exception e) when (e is IOException or BadImageFormatException or InvalidOperationException or UnauthorizedAccessException)
         {
         }
-        pe?.Dispose();
         return null;
     }
 
@@ -105,9 +104,9 @@ public sealed partial class ModuleSymbols : IDisposable
     /// </summary>
     private string? FindDocument(string sourcePath)
     {
-        string wanted = Session.SourceFileMap.Normalize(sourcePath);
+        string wanted = SourceFileMap.Normalize(sourcePath);
         foreach (var document in _pointsByDocument.Keys)
-            if (Session.SourceFileMap.Normalize(document) == wanted) return document;
+            if (SourceFileMap.Normalize(document) == wanted) return document;
         bool relative = !wanted.StartsWith('/') && !(wanted.Length > 2 && wanted[1] == ':');
         string name = Path.GetFileName(wanted);
         var matches = _pointsByDocument.Keys
@@ -200,7 +199,6 @@ public sealed partial class ModuleSymbols : IDisposable
 
     public void Dispose()
     {
-        _pdbProvider.Dispose();
-        _pe.Dispose();
+        _pdbProvider.Dispose();  // the PE reader belongs to the module's ModuleMetadata
     }
 }

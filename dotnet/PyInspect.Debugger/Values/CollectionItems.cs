@@ -56,6 +56,31 @@ public static class CollectionItems
         return views;
     }
 
+    /// <summary>Where the item a `variables` answer named `name` is stored (a list's, queue's or
+    /// stack's slot, a dictionary entry's value), read now; null when no item has that name.</summary>
+    public static ICorDebugValue? ItemStorage(CollectionChildren source, string name)
+    {
+        ObjectChildren obj = source.Raw;
+        var store = Field(obj, source.Kind is "set" or "dictionary" ? "_entries" : source.Kind == "list" ? "_items" : "_array")
+            as ICorDebugArrayValue;
+        if (store is null) return null;
+        store.GetCount(out uint length);
+        int head = source.Kind == "queue" ? Int(obj, "_head") ?? 0 : 0;
+        int index = 0;
+        foreach (int position in Positions(source.Kind, store, (int)length, head, Int(obj, "_size") ?? 0, source.Count))
+        {
+            if (store.GetElementAtPosition((uint)position, out var element) < 0) continue;
+            if (source.Kind == "dictionary")
+            {
+                if (PathMember(element, "key") is { } key && $"[{VariableReader.Describe("", "", key).Value}]" == name)
+                    return PathMember(element, "value");
+            }
+            else if ($"[{index.ToString(CultureInfo.InvariantCulture)}]" == name) return element;
+            index++;
+        }
+        return null;
+    }
+
     private static IEnumerable<int> Positions(string kind, ICorDebugArrayValue store, int length, int head, int size, int count)
     {
         switch (kind)

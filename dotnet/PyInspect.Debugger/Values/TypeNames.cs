@@ -67,6 +67,11 @@ public static class TypeNames
         return arguments.Count == 0 ? name : $"{name}<{string.Join(", ", arguments.Select(Format))}>";
     }
 
+    /// <summary>The declared name of the class of the object a value is or refers to; null for null or a primitive.</summary>
+    public static string? ClassName(ICorDebugValue value) =>
+        ValuePath.Dereference(value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
+            && type.GetClass(out var cls) >= 0 ? DeclaredName(cls) : null;
+
     /// <summary>The metadata name of a class ("System.Collections.Generic.List`1").</summary>
     public static string DeclaredName(ICorDebugClass cls)
     {

@@ -37,14 +37,6 @@ public static class ValueText
     private static string Integer(long value, bool hex) => hex ? $"0x{value:X}" : value.ToString(Invariant);
     private static string Unsigned(ulong value, bool hex) => hex ? $"0x{value:X}" : value.ToString(Invariant);
 
-    public static long IntegerValue(int elementType, byte[] raw) => elementType switch
-    {
-        CorElementType.I1 => (sbyte)raw[0], CorElementType.U1 => raw[0],
-        CorElementType.I2 => BitConverter.ToInt16(raw), CorElementType.U2 => BitConverter.ToUInt16(raw),
-        CorElementType.I4 => BitConverter.ToInt32(raw), CorElementType.U4 => BitConverter.ToUInt32(raw),
-        _ => BitConverter.ToInt64(raw),
-    };
-
     public static string CharLiteral(char c) => "'" + Escape(c.ToString(), '\'') + "'";
 
     public static string StringLiteral(string text) => "\"" + Escape(text, '"') + "\"";

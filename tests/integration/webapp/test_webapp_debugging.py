@@ -162,3 +162,55 @@ def test_terminate_is_answered_at_once_and_ends_the_app_gracefully() -> None:
         peer.wait_event("terminated", timeout=15)
         assert answered < 1.0, f"terminate took {answered:.2f}s to answer"
         assert exited["exitCode"] != 137, "SIGTERM lets the host shut down; SIGKILL (137) is the last resort"
+
+
+def test_a_stop_after_awaits_shows_the_awaiting_handler_and_stepping_off_the_end_arrives_there() -> None:
+    """ComputeTotalAsync resumed on the thread pool: its awaiting endpoint lambda follows a
+    label frame, named as written (`Program.<Main>$.AnonymousMethod__…`, no `<<Main>$>b__`),
+    and a step over its closing brace arrives in that lambda on the line after the await."""
+    with debugged_webapp() as (peer, port):
+        set_marker_breakpoints(peer, SERVICES, "compute-last")
+        answer = request_in_background(port, "/orders/3/total")
+        stop, frame = stop_location(peer)
+        assert at(frame, "compute-last", SERVICES)
+        frames = ok(peer.request("stackTrace", {"threadId": stop["threadId"]}))["stackFrames"]
+        names = [f["name"] for f in frames]
+        assert names[0] == "WebApp.PricingService.ComputeTotalAsync()", names
+        label = names.index("[Async] awaiting callers")
+        handler = frames[label + 1]
+        assert handler["name"].startswith("Program.<Main>$.AnonymousMethod__"), names
+        assert handler["line"] == marker_line(WEBAPP, "get-total")
+        assert not [n for n in names if ">b__" in n or n.startswith("MoveNext")], names
+        set_marker_breakpoints(peer, SERVICES)
+        thread = stop["threadId"]
+        ok(peer.request("next", {"threadId": thread}))  # from `return total;` to the closing brace
+        stop, frame = stop_location(peer)
+        thread = stop["threadId"]
+        assert frame["line"] == marker_line(WEBAPP, "compute-last", SERVICES) + 1
+        ok(peer.request("next", {"threadId": thread}))
+        stop, frame = stop_location(peer)
+        assert stop["reason"] == "step" and at(frame, "get-total-after"), frame
+        ok(peer.request("continue", {"threadId": stop["threadId"]}))
+        assert answer.result(timeout=30).status == 200
+        assert http_get(port, "/orders/4/total", timeout=20).status == 200
+        assert not [e for e in peer.events if e["event"] == "stopped"]
+
+
+
+def test_stepping_off_the_end_of_an_endpoint_lets_the_request_finish_and_leaves_no_step_behind() -> None:
+    """The sync endpoint's handler is called by framework code without source: a step over
+    its closing brace lets the request complete, and no later request stops."""
+    with debugged_webapp() as (peer, port):
+        set_marker_breakpoints(peer, "Program.cs", "get-order")
+        answer = request_in_background(port, "/orders/7")
+        stop, frame = stop_location(peer)
+        set_marker_breakpoints(peer, "Program.cs")
+        for _ in range(2):  # to the return, then to the closing brace
+            ok(peer.request("next", {"threadId": stop["threadId"]}))
+            stop, frame = stop_location(peer)
+        assert frame["line"] == marker_line(WEBAPP, "get-order") + 2, frame
+        ok(peer.request("next", {"threadId": stop["threadId"]}))  # off the end: into framework code
+        assert answer.result(timeout=30).status == 200
+        for path in ("/orders/4/total", "/orders/5", "/orders/6"):
+            assert http_get(port, path, timeout=20).status == 200
+        assert not [e for e in peer.events if e["event"] == "stopped"], "no step left armed"

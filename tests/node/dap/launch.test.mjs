@@ -49,3 +49,22 @@ test('every stack frame names a module the modules request lists (moduleId == Mo
     assert.match(frames[0].name, /Chain\.Inner/);
   } finally { await stopClient(client, t); }
 });
+
+test('noDebug runs the program without stopping at breakpoints and reports its end', async t => {
+  const client = await startClient();
+  try {
+    const output = [];
+    client.on('output', event => output.push(event.body.output));
+    const exited = client.waitForEvent('exited');
+    const ended = client.waitForEvent('terminated');
+    await Promise.all([
+      client.configurationSequence(),
+      client.launch({ program: targetDll(SAMPLE), args: ['', '4'], noDebug: true }),
+    ]);
+    await client.setBreakpointsRequest({ source: { path: targetSource(SAMPLE) }, breakpoints: [{ line: markerLine(SAMPLE, 'locals') }] });
+    assert.equal((await exited).body.exitCode, 4);
+    await ended;
+    assert.ok(output.join('').includes('locals ready'));
+    assert.ok(!client.messages.some(m => m.type === 'event' && m.event === 'stopped'));
+  } finally { await stopClient(client, t); }
+});

@@ -10,7 +10,16 @@
 //              prints both results
 //   async_throw  an async method throws after an await; Main catches it from the task
 //   closure    stops at `closure` in a method whose locals a lambda captured, then inside the lambda
+//   stepin     lines to step in from: property getters and an operator before a call, a
+//              method marked DebuggerNonUserCode, an async method run to its result
+using System.Diagnostics;
+
 namespace InspectSample;
+
+public readonly record struct Money(int Cents)
+{
+    public static Money operator +(Money a, Money b) => new(a.Cents + b.Cents); // @bp money_add
+}
 
 public class Account(string owner, int balance)
 {
@@ -44,6 +53,7 @@ public static class Program
             case "limit": Limit(); break;
             case "hot": Hot(); break;
             case "closure": Closure(); break;
+            case "stepin": StepIn(); break;
             case "async_throw":
                 try { Failing().GetAwaiter().GetResult(); }
                 catch (InvalidOperationException e) { Console.WriteLine($"caught in Main: {e.Message}"); }
@@ -149,6 +159,34 @@ public static class Program
     }
 
     private static void Closure() => new Scaler().Captures();
+
+    private static void StepIn()
+    {
+        var account = new Account("Ada", 120);
+        var fee = new Money(25);
+        string text = Describe(account.Owner, fee + new Money(account.Balance)); // @bp stepin_filtered
+        int hidden = NotMine(); // @bp stepin_nonuser
+        int awaited = Doubled(hidden).GetAwaiter().GetResult(); // @bp stepin_async
+        Console.WriteLine($"{text} {awaited}");
+    }
+
+    private static string Describe(string owner, Money money)
+    {
+        return $"{owner} pays {money.Cents}"; // @bp describe_body
+    }
+
+    [DebuggerNonUserCode]
+    private static int NotMine()
+    {
+        return 7; // @bp nonuser_body
+    }
+
+    private static async Task<int> Doubled(int n)
+    {
+        int doubled = n * 2; // @bp doubled_first
+        await Task.Yield();
+        return doubled;
+    }
 }
 
 public class Scaler

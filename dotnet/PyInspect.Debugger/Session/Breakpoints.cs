@@ -1,0 +1,55 @@
+// Source and function breakpoints (the table of what the client asked and where it bound)
+// and what a hit of one means: a stop, a log line, or nothing (a condition that does not
+// hold, a hit count not reached). The stop itself is the session's to announce.
+using System.Text.Json.Nodes;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Symbols;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
+{
+    private readonly BreakpointTable _table = new();
+
+    /// <summary>How the debuggee's source paths map to the client's (launch/attach `sourceFileMap`).</summary>
+    public SourceFileMap Map
+    {
+        get => _table.Map;
+        set => _table.Map = value;
+    }
+
+    /// <summary>A file's whole set (or, by BreakpointTable.FunctionsKey, the function
+    /// breakpoints), bound now where modules are loaded, pending until one loads.</summary>
+    public IReadOnlyList<SourceBreakpoint> Replace(string key, IReadOnlyList<BreakpointRequest> requests) =>
+        debuggee.Engine is { HasExited: false } engine
+            ? engine.WhileStopped(() => _table.Replace(key, requests, debuggee.Modules.WithSymbols()))
+            : _table.Replace(key, requests, []);
+
+    /// <summary>Binds pending breakpoints in a module just loaded; those that changed.</summary>
+    public IReadOnlyList<SourceBreakpoint> BindModule(LoadedModule module) => _table.BindModule(module);
+
+    /// <summary>A breakpoint callback: the stop it leads to, or null to run on (not ours, a
+    /// condition that does not hold, a hit count not reached, a log point).</summary>
+    public StopEvent? Hit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
+    {
+        SourceBreakpoint? bp = _table.Find(breakpoint);
+        if (bp is null) return null;
+        if (bp.Request.Condition is { } condition && !string.IsNullOrWhiteSpace(condition))
+        {
+            if (!evaluator.ConditionHolds(threadId, condition, out string? why)) return null;
+            if (why is not null)
+            {
+                debuggee.SendOutput("console", $"Breakpoint condition '{condition}' could not be evaluated, so the breakpoint stopped: {why}\n");
+                return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
+            }
+        }
+        if (!bp.CountHit()) return null;
+        if (bp.Request.LogMessage is { } message)
+        {
+            debuggee.SendOutput("console", evaluator.LogMessage(threadId, message) + "\n");
+            return null;
+        }
+        return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
+    }
+}

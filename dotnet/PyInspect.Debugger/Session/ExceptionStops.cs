@@ -1,0 +1,157 @@
+// The exception filters (setExceptionBreakpoints), the exception events that stop on them,
+// and the exception each thread is stopped at (exceptionInfo, `$exception`). Filters: "all" stops where any exception is first thrown (caught or not), "user-unhandled"
+// where one is about to go unhandled. A filter's condition (DAP filterOptions) names the
+// exception types to stop on, comma-separated, "!" before a name to exclude it.
+using System.Text.Json.Nodes;
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Protocol;
+
+namespace PyInspect.Debugger.Session;
+
+public sealed class ExceptionStops(Debuggee debuggee)
+{
+    private const int FirstChance = 1, CatchHandlerFound = 3, Unhandled = 4;
+    private readonly object _exceptionGate = new();
+    private readonly Dictionary<string, ExceptionTypeFilter> _exceptionFilters = [];
+    private readonly Dictionary<uint, (string BreakMode, ExceptionDetails Details)> _currentExceptions = [];
+
+    public static JsonArray ExceptionFilterCapabilities() =>
+    [
+        new JsonObject
+        {
+            ["filter"] = "all", ["label"] = "All Exceptions", ["default"] = false,
+            ["description"] = "Stop where any exception is thrown, even one the code catches.",
+            ["supportsCondition"] = true,
+            ["conditionDescription"] = "Exception types, comma-separated (e.g. System.InvalidOperationException, !System.OperationCanceledException)",
+        },
+        new JsonObject
+        {
+            ["filter"] = "user-unhandled", ["label"] = "User-Unhandled Exceptions", ["default"] = true,
+            ["description"] = "Stop where an exception is about to go unhandled.",
+            ["supportsCondition"] = true,
+            ["conditionDescription"] = "Exception types, comma-separated",
+        },
+    ];
+
+    /// <summary>The filters chosen, by id, replacing the previous set.</summary>
+    public void SetFilters(IReadOnlyDictionary<string, ExceptionTypeFilter> chosen)
+    {
+        lock (_exceptionGate)
+        {
+            _exceptionFilters.Clear();
+            foreach (var (id, filter) in chosen) _exceptionFilters[id] = filter;
+        }
+    }
+
+    public static string KnownFilter(string? id) => id is "all" or "user-unhandled"
+        ? id : throw new DapException($"unknown exception filter '{id}': use 'all' or 'user-unhandled'");
+
+    /// <summary>An exception event: the stop a filter asks for, or null to run on.</summary>
+    public StopEvent? Thrown(uint threadId, int eventType, ExceptionHandlerSite? handler)
+    {
+        // Caught only by the catch-all of an async method's state machine: unhandled as far as
+        // the user's code goes (the task carries it on); stop at the throw, as it happens.
+        bool asyncUnhandled = eventType == CatchHandlerFound && IsAsyncCatchAll(handler);
+        if (debuggee.Thread(threadId) is not { } thread) return null;
+        bool wantsUserUnhandled;
+        lock (_exceptionGate) wantsUserUnhandled = _exceptionFilters.ContainsKey("user-unhandled");
+        bool leavesUserCode = wantsUserUnhandled && eventType == CatchHandlerFound && !asyncUnhandled
+            && LeavesUserCode(threadId, thread, handler);
+        string? filterId = eventType switch
+        {
+            FirstChance => "all", Unhandled => "user-unhandled",
+            _ => asyncUnhandled || leavesUserCode ? "user-unhandled" : null,
+        };
+        if (filterId is null) return null;
+        ExceptionTypeFilter? filter;
+        lock (_exceptionGate)
+        {
+            filter = _exceptionFilters.GetValueOrDefault(filterId);
+            // An unhandled exception also stops under "all" when only that filter is on.
+            if (filter is null && eventType == Unhandled) filter = _exceptionFilters.GetValueOrDefault("all");
+        }
+        if (filter is null || thread.GetCurrentException(out var exception) < 0) return null;
+        if (filterId == "user-unhandled" && eventType == CatchHandlerFound && !FirstUserUnhandledStop(exception)) return null;
+        string stack = ExceptionDetails.FormatFrames(debuggee.Walk(threadId, thread, 200));
+        ExceptionDetails details = ExceptionDetails.Read(exception, stack);
+        if (!filter.Matches(details.TypeName)) return null;
+        bool userUnhandled = asyncUnhandled || leavesUserCode;
+        string breakMode = eventType == Unhandled ? "unhandled" : userUnhandled ? "userUnhandled" : "always";
+        lock (_exceptionGate) _currentExceptions[threadId] = (breakMode, details);
+        string what = eventType == Unhandled ? "Unhandled exception"
+            : asyncUnhandled ? "Exception not handled in user code (the async method's task carries it)"
+            : leavesUserCode ? "Exception not handled in user code (code without source catches it)" : "Exception thrown";
+        return new StopEvent("exception", threadId, Description: $"{what}: {details.TypeName}: {details.Message}",
+            Text: details.TypeName);
+    }
+
+    /// <summary>Just-my-code's user-unhandled: the exception passes through user code (a frame
+    /// with source between the throw and the handler) and is caught by code without source, as
+    /// a web framework catches whatever an endpoint throws and answers 500.</summary>
+    private bool LeavesUserCode(uint threadId, ICorDebugThread thread, ExceptionHandlerSite? handler)
+    {
+        if (handler is null || debuggee.Modules.Find(handler.ModulePath)?.Symbols is not null) return false;
+        List<FrameInfo> frames = debuggee.Walk(threadId, thread, 400);
+        int catching = frames.FindIndex(f => f.ModulePath == handler.ModulePath && f.MethodToken == handler.MethodToken);
+        return catching > 0 && frames.Take(catching).Any(f => f.Source is not null);
+    }
+
+    private ulong _lastUserUnhandled;
+
+    /// <summary>One user-unhandled stop per exception: the same object rethrown further up
+    /// (an awaiting caller's GetResult, a middleware's rethrow) is not a new one.</summary>
+    private bool FirstUserUnhandledStop(ICorDebugValue exception)
+    {
+        if (exception is not ICorDebugReferenceValue reference || reference.GetValue(out ulong address) < 0) return true;
+        return Interlocked.Exchange(ref _lastUserUnhandled, address) != address;
+    }
+
+    private bool IsAsyncCatchAll(ExceptionHandlerSite? handler) =>
+        handler is not null && debuggee.Modules.Find(handler.ModulePath)?.Symbols is { } symbols
+        && symbols.AsyncCatchHandlerOffset(handler.MethodToken) == (int)handler.Offset;
+
+    /// <summary>The exception the thread is stopped at: how it broke, and what it is.</summary>
+    public (string BreakMode, ExceptionDetails Details) Current(uint threadId)
+    {
+        lock (_exceptionGate)
+            return _currentExceptions.TryGetValue(threadId, out var current) ? current
+                : throw new DapException($"thread {threadId} is not stopped at an exception");
+    }
+
+    public bool IsAtException(uint threadId)
+    {
+        lock (_exceptionGate) return _currentExceptions.ContainsKey(threadId);
+    }
+
+    /// <summary>A resume leaves every exception stop behind.</summary>
+    public void Forget()
+    {
+        lock (_exceptionGate) _currentExceptions.Clear();
+    }
+}
+
+/// <summary>Which exception types a filter stops on: all, or those listed (minus "!" exclusions).</summary>
+public sealed class ExceptionTypeFilter
+{
+    public static readonly ExceptionTypeFilter Any = new([], []);
+    private readonly HashSet<string> _include;
+    private readonly HashSet<string> _exclude;
+
+    private ExceptionTypeFilter(HashSet<string> include, HashSet<string> exclude) => (_include, _exclude) = (include, exclude);
+
+    public static ExceptionTypeFilter Parse(string? condition)
+    {
+        var include = new HashSet<string>(StringComparer.Ordinal);
+        var exclude = new HashSet<string>(StringComparer.Ordinal);
+        foreach (string part in (condition ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (part.StartsWith('!')) exclude.Add(part[1..].Trim());
+            else include.Add(part);
+        }
+        return new ExceptionTypeFilter(include, exclude);
+    }
+
+    public bool Matches(string typeName) =>
+        !_exclude.Contains(typeName) && (_include.Count == 0 || _include.Contains(typeName));
+}
