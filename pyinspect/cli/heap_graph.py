@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from pydantic import BaseModel
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pyinspect.cli.heap import (
@@ -47,7 +48,7 @@ def print_rows(rows: list[Any], as_json: bool, columns: dict[str, Callable[[Any]
         return
     table = Table(*columns)
     for row in rows:
-        table.add_row(*(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        table.add_row(*(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else escape(str(v))
                         for v in (get(row) for get in columns.values())))
     Console().print(table)
 
@@ -89,7 +90,7 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
         if as_json:
             print(json.dumps(found.model_dump(by_alias=True), indent=2, ensure_ascii=False))
             return
-        console = Console()
+        console = Console(markup=False, highlight=False)  # names are data: `[...]` in them is not markup
         state = "reachable" if found.reachable else "unreachable" if found.complete else "no path found"
         console.print(f"{found.type} at {found.address}: {state}, search complete: {found.complete}")
         if found.stopped_reason:
@@ -97,7 +98,7 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
         for path in found.paths:
             thread = f" (thread {path.root.thread})" if path.root.thread is not None else ""
             local = f" local `{path.root.local}`" if path.root.local else ""
-            console.print(f"[bold]{path.root.kind}[/bold] {path.root.name}{local}{thread}")
+            console.print(f"{path.root.kind} {path.root.name}{local}{thread}", style="bold")
             for step in path.steps:
                 via = f".{step.field} -> " if step.field else "   "
                 console.print(f"  {via}{step.address} {step.type}")
