@@ -26,6 +26,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,9 +95,10 @@ EVAL_MEASURES = {
 HEAVY = {"evaluate LINQ over 150,000 ints": 10}
 
 
-def evaluate_latencies(evaluations: int) -> dict[str, tuple[list[float], float | None]]:
-    """Evaluate each expression `evaluations` times at one stop (after one warm-up each)."""
-    results: dict[str, tuple[list[float], float | None]] = {}
+@contextmanager
+def stopped_at_eval() -> Iterator[tuple[WirePeer, int]]:
+    """EvalSample launched under the adapter and stopped at its `eval` marker: the peer and
+    the top frame's id; the adapter is closed afterwards."""
     with tempfile.TemporaryDirectory() as tmp:
         peer = WirePeer()
         try:
@@ -105,18 +108,24 @@ def evaluate_latencies(evaluations: int) -> dict[str, tuple[list[float], float |
             set_breakpoints(peer, EVAL_TARGET, ["eval"])
             ok(peer.request("configurationDone"))
             thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
-            frame = ok(peer.request("stackTrace", {"threadId": thread}))["stackFrames"][0]["id"]
-            for name, (expression, expected, target) in EVAL_MEASURES.items():
-                arguments = {"expression": expression, "frameId": frame, "context": "watch"}
-                assert ok(peer.request("evaluate", arguments, timeout=30))["result"] == expected
-                samples = []
-                for _ in range(min(evaluations, HEAVY.get(name, evaluations))):
-                    body, ms = timed(lambda arguments=arguments: ok(peer.request("evaluate", arguments, timeout=30)))
-                    assert body["result"] == expected, body
-                    samples.append(ms)
-                results[name] = (samples, target)
+            yield peer, ok(peer.request("stackTrace", {"threadId": thread}))["stackFrames"][0]["id"]
         finally:
             peer.close()
+
+
+def evaluate_latencies(evaluations: int) -> dict[str, tuple[list[float], float | None]]:
+    """Evaluate each expression `evaluations` times at one stop (after one warm-up each)."""
+    results: dict[str, tuple[list[float], float | None]] = {}
+    with stopped_at_eval() as (peer, frame):
+        for name, (expression, expected, target) in EVAL_MEASURES.items():
+            arguments = {"expression": expression, "frameId": frame, "context": "watch"}
+            assert ok(peer.request("evaluate", arguments, timeout=30))["result"] == expected
+            samples = []
+            for _ in range(min(evaluations, HEAVY.get(name, evaluations))):
+                body, ms = timed(lambda arguments=arguments: ok(peer.request("evaluate", arguments, timeout=30)))
+                assert body["result"] == expected, body
+                samples.append(ms)
+            results[name] = (samples, target)
     return results
 
 
@@ -133,33 +142,22 @@ SIDE_BY_SIDE = {
 
 def memory_against_funceval(runs: int) -> None:
     """p50 of each expression read from memory, beside func-eval per element (scaled)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        peer = WirePeer()
-        try:
-            ok(peer.request("initialize", {"adapterID": "coreclr"}))
-            ok(peer.request("launch", {"program": str(target_dll(EVAL_TARGET)), "args": [str(Path(tmp) / "truth.json")]},
-                            timeout=30))
-            set_breakpoints(peer, EVAL_TARGET, ["eval"])
-            ok(peer.request("configurationDone"))
-            thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
-            frame = ok(peer.request("stackTrace", {"threadId": thread}))["stackFrames"][0]["id"]
+    with stopped_at_eval() as (peer, frame):
 
-            def run(expression: str, **extra: object) -> tuple[str, float]:
-                arguments = {"expression": expression, "frameId": frame, "context": "repl", **extra}
-                body, ms = timed(lambda: ok(peer.request("evaluate", arguments, timeout=600)))
-                return str(body["result"]), ms
+        def run(expression: str, **extra: object) -> tuple[str, float]:
+            arguments = {"expression": expression, "frameId": frame, "context": "repl", **extra}
+            body, ms = timed(lambda: ok(peer.request("evaluate", arguments, timeout=600)))
+            return str(body["result"]), ms
 
-            print(f"\n{'from memory vs func-eval per element':48} {'memory p50':>11} {'func-eval':>11} {'ratio':>8}  target")
-            for name, (expression, expected, target, by_calls, count) in SIDE_BY_SIDE.items():
-                answer, _ = run(expression, noSideEffects=True)
-                assert expected is None or answer == expected, (name, answer)
-                memory = percentile([run(expression, noSideEffects=True)[1] for _ in range(runs)], 0.5)
-                run(by_calls)
-                calls = percentile([run(by_calls)[1] for _ in range(3)], 0.5) * count / SAMPLE
-                verdict = f"< {target:.0f} ms: " + ("met" if memory < target else "MISSED")
-                print(f"{name:48} {memory:9.1f}ms {calls:9.0f}ms {calls / memory:7.0f}x  {verdict} (answer {answer})")
-        finally:
-            peer.close()
+        print(f"\n{'from memory vs func-eval per element':48} {'memory p50':>11} {'func-eval':>11} {'ratio':>8}  target")
+        for name, (expression, expected, target, by_calls, count) in SIDE_BY_SIDE.items():
+            answer, _ = run(expression, noSideEffects=True)
+            assert expected is None or answer == expected, (name, answer)
+            memory = percentile([run(expression, noSideEffects=True)[1] for _ in range(runs)], 0.5)
+            run(by_calls)
+            calls = percentile([run(by_calls)[1] for _ in range(3)], 0.5) * count / SAMPLE
+            verdict = f"< {target:.0f} ms: " + ("met" if memory < target else "MISSED")
+            print(f"{name:48} {memory:9.1f}ms {calls:9.0f}ms {calls / memory:7.0f}x  {verdict} (answer {answer})")
 
 
 def report(results: dict[str, tuple[list[float], float | None]]) -> None:
