@@ -38,20 +38,11 @@ public static class CollectionItems
     public static IReadOnlyList<VariableView> Read(CollectionChildren source, int first, int take, bool hex)
     {
         var views = new List<VariableView>(take);
-        ObjectChildren obj = source.Raw;
-        var store = Field(obj, source.Kind is "set" or "dictionary" ? "_entries" : source.Kind == "list" ? "_items" : "_array")
-            as ICorDebugArrayValue;
-        if (store is null) return views;
-        store.GetCount(out uint length);
-        int head = source.Kind == "queue" ? Int(obj, "_head") ?? 0 : 0;
-        int size = Int(obj, "_size") ?? 0;
-        int index = 0;
-        foreach (int position in Positions(source.Kind, store, (int)length, head, size, source.Count))
+        foreach (var (index, store, position) in Slots(source))
         {
             if (index >= first + take) break;
-            if (index++ < first) continue;
-            if (store.GetElementAtPosition((uint)position, out var element) < 0) continue;
-            views.Add(Item(source, element, index - 1, hex));
+            if (index < first || store.GetElementAtPosition((uint)position, out var element) < 0) continue;
+            views.Add(Item(source, element, index, hex));
         }
         return views;
     }
@@ -60,14 +51,7 @@ public static class CollectionItems
     /// stack's slot, a dictionary entry's value), read now; null when no item has that name.</summary>
     public static ICorDebugValue? ItemStorage(CollectionChildren source, string name)
     {
-        ObjectChildren obj = source.Raw;
-        var store = Field(obj, source.Kind is "set" or "dictionary" ? "_entries" : source.Kind == "list" ? "_items" : "_array")
-            as ICorDebugArrayValue;
-        if (store is null) return null;
-        store.GetCount(out uint length);
-        int head = source.Kind == "queue" ? Int(obj, "_head") ?? 0 : 0;
-        int index = 0;
-        foreach (int position in Positions(source.Kind, store, (int)length, head, Int(obj, "_size") ?? 0, source.Count))
+        foreach (var (index, store, position) in Slots(source))
         {
             if (store.GetElementAtPosition((uint)position, out var element) < 0) continue;
             if (source.Kind == "dictionary")
@@ -76,9 +60,23 @@ public static class CollectionItems
                     return PathMember(element, "value");
             }
             else if ($"[{index.ToString(CultureInfo.InvariantCulture)}]" == name) return element;
-            index++;
         }
         return null;
+    }
+
+    /// <summary>The collection's items in the order `variables` shows them: each one's index
+    /// there and its slot in the backing array (read by the caller, only where it needs it).</summary>
+    private static IEnumerable<(int Index, ICorDebugArrayValue Store, int Position)> Slots(CollectionChildren source)
+    {
+        ObjectChildren obj = source.Raw;
+        var store = Field(obj, source.Kind is "set" or "dictionary" ? "_entries" : source.Kind == "list" ? "_items" : "_array")
+            as ICorDebugArrayValue;
+        if (store is null) yield break;
+        store.GetCount(out uint length);
+        int head = source.Kind == "queue" ? Int(obj, "_head") ?? 0 : 0;
+        int index = 0;
+        foreach (int position in Positions(source.Kind, store, (int)length, head, Int(obj, "_size") ?? 0, source.Count))
+            yield return (index++, store, position);
     }
 
     private static IEnumerable<int> Positions(string kind, ICorDebugArrayValue store, int length, int head, int size, int count)
