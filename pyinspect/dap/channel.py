@@ -71,11 +71,19 @@ class DapChannel:
             message["arguments"] = arguments
         try:
             self._stream.write_message(message)
-        except AdapterError:
+        except AdapterError as exc:
             with self._lock:
                 self._pending.pop(seq, None)
-            raise
+            raise self._death_once_heard(exc, command) from exc
         return future
+
+    def _death_once_heard(self, error: AdapterError, command: str) -> AdapterError:
+        """A write failed because the adapter is gone: wait briefly for the reader to hear its
+        end, so the listeners have recorded the death before the caller sees this failure."""
+        with self._events_changed:
+            self._events_changed.wait_for(lambda: self._closed_error is not None, timeout=1.0)
+            closed = self._closed_error
+        return AdapterDiedError(closed.message, command=command) if closed is not None else error
 
     def request(self, command: str, arguments: dict[str, Any] | None = None,
                 timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
