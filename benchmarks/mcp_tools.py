@@ -4,7 +4,10 @@ first answer.
     .venv/bin/python benchmarks/mcp_tools.py [--starts S] [--hits H] [--repeats R]
 
 Server start: S times, spawn `python -m pyinspect serve` through the mcp client and time
-spawn to the `initialize` answer and to the first tool answer (debug_state).
+spawn to the handshake's answer (`server/discover` from this client, `initialize` from a
+handshake-era host) and to the first tool answer (debug_state). The replies of one
+earlier start are stored, as on every start after the first (pyinspect.server.stdio_front);
+benchmarks/mcp_startup.py measures the first start too.
 
 Tools: one `pyinspect serve` subprocess runs AdapterBench under our adapter, stopped H
 times at `// @bp deep` (50 frames down, a 200-field object in scope). At each stop every
@@ -12,7 +15,7 @@ seed tool is called once right after the stop ("cold": the adapter is asked) and
 more times ("warm": the session's per-stop cache answers). threads_list, stacktrace_get
 (20 frames, top frame's arguments), variables_get of frame 1 (not read by stacktrace_get,
 so "cold" asks the adapter), evaluate (`wide.F123`). Prints p50/p95 per tool against the targets (p50 < 50 ms per
-tool, first answer < 2 s).
+tool, handshake answered < 500 ms, first tool answer < 2 s).
 """
 
 from __future__ import annotations
@@ -42,11 +45,12 @@ TOOLS: dict[str, dict[str, Any]] = {
     "evaluate": {"expression": "wide.F123"},
 }
 TOOL_TARGET_MS = 50.0
-FIRST_ANSWER_TARGET_MS = 2000.0
+TARGETS_MS = {"start to initialize answer": 500.0, "start to first tool answer": 2000.0}
 
 
-def serve() -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "pyinspect", "serve"], env={**os.environ})
+def serve(cache_home: str | None = None) -> StdioServerParameters:
+    env = {**os.environ} if cache_home is None else {**os.environ, "XDG_CACHE_HOME": cache_home}
+    return StdioServerParameters(command=sys.executable, args=["-m", "pyinspect", "serve"], env=env)
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -68,10 +72,12 @@ async def timed(client: Client, tool: str, arguments: dict[str, Any]) -> tuple[d
     return data, (time.perf_counter() - start) * 1000
 
 
-async def server_starts(starts: int, results: dict[str, list[float]]) -> None:
+async def server_starts(starts: int, results: dict[str, list[float]], cache_home: str) -> None:
+    async with Client(serve(cache_home)) as client:
+        await client.list_tools()  # the earlier start whose replies are stored
     for _ in range(starts):
         start = time.perf_counter()
-        async with Client(serve()) as client:
+        async with Client(serve(cache_home)) as client:
             results["start to initialize answer"].append((time.perf_counter() - start) * 1000)
             state = await answer(client, "debug_state", {})
             results["start to first tool answer"].append((time.perf_counter() - start) * 1000)
@@ -114,8 +120,7 @@ async def tool_latencies(hits: int, repeats: int, stamp: Path, results: dict[str
 def report(results: dict[str, list[float]]) -> None:
     print(f"{'measure':30} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9}  target")
     for name, samples in results.items():
-        target = FIRST_ANSWER_TARGET_MS if name == "start to first tool answer" else (
-            None if name.startswith("start") else TOOL_TARGET_MS)
+        target = TARGETS_MS.get(name, TOOL_TARGET_MS)
         p50 = percentile(samples, 0.5)
         verdict = "-" if target is None else f"p50 < {target:.0f} ms: " + ("met" if p50 < target else "MISSED")
         print(f"{name:30} {len(samples):4d} {p50:9.2f} {percentile(samples, 0.95):9.2f} "
@@ -127,7 +132,8 @@ async def run(options: argparse.Namespace) -> dict[str, list[float]]:
     for tool in TOOLS:
         results[f"{tool} (cold)"] = []
         results[f"{tool} (warm)"] = []
-    await server_starts(options.starts, results)
+    with tempfile.TemporaryDirectory() as cache_home:
+        await server_starts(options.starts, results, cache_home)
     with tempfile.TemporaryDirectory() as folder:
         await tool_latencies(options.hits, options.repeats, Path(folder) / "stamp.txt", results)
     return results

@@ -8,15 +8,18 @@
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
 server's first answer, and the heap area alone (ClrMD models, pandas-free but large)
-costs a fifth of the start.
+costs a fifth of the start. For the same reason `pyinspect serve` on stdio claims its
+wire before even the command line library loads (pyinspect.server.stdio_front).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from typing import TYPE_CHECKING
 
-import typer
+if TYPE_CHECKING:
+    import typer
 
 _AREAS = ("heap", "dap", "serve", "ps")
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
@@ -24,6 +27,8 @@ _HELP = "pyinspect: a memory-level debugger for .NET processes."
 
 def build_app(areas: tuple[str, ...] = _AREAS) -> typer.Typer:
     """The command line with the given areas registered."""
+    import typer
+
     built = typer.Typer(no_args_is_help=True, add_completion=False, help=_HELP)
     built.callback()(_group)  # a group even with one area: `pyinspect serve` keeps its name
     for area in areas:
@@ -36,7 +41,12 @@ def _group() -> None:
 
 
 def main() -> None:
-    build_app(("serve",) if sys.argv[1:2] == ["serve"] else _AREAS)()
+    serving = sys.argv[1:2] == ["serve"]
+    if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
+        from pyinspect.server.stdio_front import StdioFront
+
+        StdioFront.claim_stdio()  # answers the handshake while the command line and the SDK load
+    build_app(("serve",) if serving else _AREAS)()
 
 
 def __getattr__(name: str) -> typer.Typer:

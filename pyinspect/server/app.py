@@ -8,15 +8,17 @@ launched debuggee is terminated and an attached one detached) when the server st
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 from pydantic import ValidationError
@@ -24,6 +26,7 @@ from pydantic import ValidationError
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
 from pyinspect.server.errors import error_answer, error_result
 from pyinspect.server.heap_guide import HEAP_INSTRUCTIONS
+from pyinspect.server.stdio_front import StdioFront
 from pyinspect.server.tooling import ERROR_SHAPES
 from pyinspect.session import Session
 
@@ -80,11 +83,54 @@ class PyInspectServer(MCPServer[Any]):
             return _coded(name, InvalidParameterError(f"bad parameters: {problems}"))
         return _coded(name, InvalidParameterError(str(exc)))
 
+    async def run_behind_front(self, front: StdioFront) -> None:
+        """Serve the stdio wire the front has held (and partly answered) since the
+        process began, as ``run_stdio_async`` serves stdin and stdout."""
+        async with stdio_server(stdin=cast(Any, _FrontLines(front)), stdout=cast(Any, _FrontWriter(front))) as (
+                read_stream, write_stream):
+            lowlevel = self._lowlevel_server  # what run_stdio_async runs; the SDK has no public name for it
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
     @staticmethod
     def _internal_error(name: str, exc: BaseException) -> CallToolResult:
         log.error("tool %s failed unexpectedly", name[:100], exc_info=exc)
         return _coded(name, PyInspectError(f"internal error in {name[:100]}: {type(exc).__name__} (details in the "
                                            "server's log)", code=ErrorCode.INTERNAL_ERROR))
+
+
+class _FrontLines:
+    """The front's incoming lines as the async line iterator stdio_server reads."""
+
+    def __init__(self, front: StdioFront) -> None:
+        loop = asyncio.get_running_loop()
+        self._lines: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+        def deliver(line: bytes | None) -> None:  # on the front's reading thread
+            loop.call_soon_threadsafe(self._lines.put_nowait, line)
+
+        front.hand_over(deliver)
+
+    def __aiter__(self) -> _FrontLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._lines.get()
+        if line is None:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class _FrontWriter:
+    """The front's way out as the async text file stdio_server writes to."""
+
+    def __init__(self, front: StdioFront) -> None:
+        self._front = front
+
+    async def write(self, text: str) -> None:
+        await anyio.to_thread.run_sync(self._front.write, text)
+
+    async def flush(self) -> None:
+        """Each write is flushed by the front."""
 
 
 def _coded(name: str, error: PyInspectError) -> CallToolResult:
@@ -94,7 +140,7 @@ def _coded(name: str, error: PyInspectError) -> CallToolResult:
     return result
 
 
-def create_server(session: Session | None = None, adapter: str = "pyinspect") -> MCPServer[Any]:
+def create_server(session: Session | None = None, adapter: str = "pyinspect") -> PyInspectServer:
     owned = session or Session(adapter=adapter)
     closers: list[Callable[[], object]] = []  # what a tool module opened beside the session
 
@@ -116,11 +162,14 @@ def create_server(session: Session | None = None, adapter: str = "pyinspect") ->
     return mcp
 
 
-def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None) -> None:
+def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None,
+               front: StdioFront | None = None) -> None:
     """stdio, or streamable HTTP behind pyinspect.server.http_security (token, Host, Origin,
-    body and session limits); the token is read before anything listens."""
+    body and session limits); the token is read before anything listens. On stdio,
+    ``front`` is the wire as claimed when the process began (else it is claimed now)."""
     if not http:
-        create_server(adapter=adapter).run("stdio")
+        server = create_server(adapter=adapter)
+        anyio.run(server.run_behind_front, front or StdioFront.claim_stdio())
         return
     from pyinspect.server import http_security
 
