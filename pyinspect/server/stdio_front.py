@@ -172,7 +172,7 @@ class StdioFront:
                 if "result" in message:
                     self._cache.put(key, message["result"])
             return True
-        key = self._storable.pop(request_id, None)
-        if key is not None and "result" in message:
+        key = self._storable.pop(request_id, "")
+        if key and "result" in message:
             self._cache.put(key, message["result"])
         return False
