@@ -14,6 +14,7 @@ requests are stored for the next start. Standard library only.
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import logging
 import os
@@ -34,7 +35,10 @@ def _claim(fd: int, mode: str, diversion: int) -> IO[bytes]:
     """The wire behind ``fd`` on a private descriptor; ``fd`` itself then points at
     ``diversion``, so a child process (the debug adapter) or a stray print can never
     write into the protocol stream or read from it."""
-    private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    try:
+        private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    except OSError:  # started with the descriptor closed: nothing to read, nowhere to write
+        return io.BytesIO()
     os.dup2(diversion, fd)
     return os.fdopen(private, mode)
 
@@ -69,7 +73,8 @@ class StdioFront:
         global _claimed
         with _claiming:
             if _claimed is None:
-                sys.stdout.flush()
+                if sys.stdout is not None:
+                    sys.stdout.flush()
                 with open(os.devnull, "rb") as null:
                     wire_in = _claim(0, "rb", null.fileno())
                 wire_out = _claim(1, "wb", 2)
