@@ -27,14 +27,11 @@ def serve(
     if not 0 < port < 65536:
         typer.echo(f"error: --port must be 1-65535, not {port}", err=True)
         raise typer.Exit(2)
-    from pyinspect.server.stdio_front import StdioFront
-
-    front = None if http else StdioFront.claim_stdio()  # answers the handshake while the SDK loads
     from pyinspect.server.app import run_server  # the MCP SDK loads only for this command
     from pyinspect.server.http_security import TokenError
 
     try:
-        run_server(http=http, port=port, adapter=adapter, token_file=token_file, front=front)
+        run_server(http=http, port=port, adapter=adapter, token_file=token_file)
     except TokenError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

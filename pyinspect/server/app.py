@@ -162,14 +162,13 @@ def create_server(session: Session | None = None, adapter: str = "pyinspect") ->
     return mcp
 
 
-def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None,
-               front: StdioFront | None = None) -> None:
+def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None) -> None:
     """stdio, or streamable HTTP behind pyinspect.server.http_security (token, Host, Origin,
-    body and session limits); the token is read before anything listens. On stdio,
-    ``front`` is the wire as claimed when the process began (else it is claimed now)."""
+    body and session limits); the token is read before anything listens. On stdio the
+    wire is the front `pyinspect serve` claimed as the process began (else claimed now)."""
     if not http:
         server = create_server(adapter=adapter)
-        anyio.run(server.run_behind_front, front or StdioFront.claim_stdio())
+        anyio.run(server.run_behind_front, StdioFront.claim_stdio())
         return
     from pyinspect.server import http_security
 

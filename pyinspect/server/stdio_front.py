@@ -138,7 +138,7 @@ class StdioFront:
             return
         key = reply_key(request, self._handshake)
         if request.get("method") == "initialize":
-            self._handshake = None if key is None else key.removeprefix("initialize ")
+            self._handshake = key
         if key is None:
             return
         request_id = json.dumps(request["id"])

@@ -38,7 +38,8 @@ def test_the_handshake_is_keyed_by_version_and_capabilities_not_by_who_asks() ->
 
 
 def test_a_listing_in_the_handshake_era_is_keyed_by_its_session_handshake() -> None:
-    handshake = "\"2025-06-18\" {}"
+    handshake = reply_key(initialize(), None)
+    assert handshake is not None
     assert reply_key(request("tools/list"), handshake) == f"tools/list after {handshake}"
     assert reply_key(request("tools/list", {}), handshake) == f"tools/list after {handshake}"
     assert reply_key(request("tools/list"), None) is None  # no handshake seen: its version is unknown

@@ -77,7 +77,7 @@ def store_handshake(cache: ReplyCache) -> None:
     handshake = reply_key(INITIALIZE, None)
     assert handshake is not None
     cache.put(handshake, HANDSHAKE_RESULT)
-    cache.put(f"tools/list after {handshake.removeprefix('initialize ')}", TOOLS_RESULT)
+    cache.put(f"tools/list after {handshake}", TOOLS_RESULT)
 
 
 def test_stored_replies_are_sent_before_the_sdk_serves_and_its_equal_replies_dropped(
@@ -110,7 +110,7 @@ def test_without_stored_replies_the_sdk_answers_and_its_replies_are_stored(
     stored = ReplyCache(tmp_path / "replies.json", "key")
     handshake = reply_key(INITIALIZE, None)
     assert handshake is not None and stored.get(handshake) == HANDSHAKE_RESULT
-    assert stored.get(f"tools/list after {handshake.removeprefix('initialize ')}") == TOOLS_RESULT
+    assert stored.get(f"tools/list after {handshake}") == TOOLS_RESULT
 
 
 def test_a_stored_reply_the_sdk_contradicts_is_logged_and_replaced(
@@ -129,7 +129,7 @@ def test_a_stored_reply_the_sdk_contradicts_is_logged_and_replaced(
     assert "differed from the SDK's" in caplog.text
     handshake = reply_key(INITIALIZE, None)
     assert handshake is not None
-    assert cache.get(f"tools/list after {handshake.removeprefix('initialize ')}") == truth
+    assert cache.get(f"tools/list after {handshake}") == truth
 
 
 def test_once_the_sdk_serves_the_front_answers_nothing(wire: Wire, cache: ReplyCache) -> None:
