@@ -109,6 +109,10 @@ class ReplyCache:
         return self._replies.get(key)
 
     def put(self, key: str, result: Any) -> None:
+        """Stored, and the file rewritten only when the reply is new or changed (a host
+        listing tools again in every session must not rewrite it each time)."""
+        if self._replies.get(key) == result:
+            return
         self._replies[key] = result
         if self._path is not None:
             self._save(self._path)

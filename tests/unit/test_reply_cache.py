@@ -75,6 +75,17 @@ def test_stored_replies_come_back_only_under_the_same_install_key(tmp_path: Path
     assert [p.name for p in tmp_path.iterdir()] == ["replies.json"]  # no temporary file left behind
 
 
+def test_an_unchanged_reply_leaves_the_file_alone(tmp_path: Path) -> None:
+    path = tmp_path / "replies.json"
+    cache = ReplyCache(path, "key-1")
+    cache.put("k", {"a": 1})
+    path.write_text("written by another server")  # a rewrite would replace this
+    cache.put("k", {"a": 1})
+    assert path.read_text() == "written by another server"
+    cache.put("k", {"a": 2})
+    assert ReplyCache(path, "key-1").get("k") == {"a": 2}
+
+
 @pytest.mark.parametrize("content", ["{not json", "[]", json.dumps({"key": "key-1", "replies": []}), ""])
 def test_a_broken_file_is_an_empty_cache(tmp_path: Path, content: str) -> None:
     path = tmp_path / "replies.json"
