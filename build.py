@@ -76,9 +76,14 @@ def find_dotnet() -> str:
     return dotnet
 
 
+def dotnet_env() -> dict[str, str]:
+    """The environment every dotnet command here runs in: quiet, no telemetry."""
+    return {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1"}
+
+
 def build_dotnet() -> None:
     dotnet = find_dotnet()
-    env = {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1"}
+    env = dotnet_env()
     run([dotnet, "build", "build.proj", "-nologo", "-v", "q", "-clp:ErrorsOnly"], env=env)
     expected = [p.parent.name for p in sorted((ROOT / "dotnet").glob("*/*.csproj"))]
     missing = [name for name in expected if not (DOTNET_OUT / name / f"{name}.dll").exists()]
@@ -152,10 +157,9 @@ def test_csharp() -> int:
     """The xunit project as built by `python3 build.py` (or `python3 build.py dotnet`)."""
     if not CSHARP_TESTS_DLL.exists():
         raise SetupError(f"{CSHARP_TESTS_DLL} is missing: run `python3 build.py dotnet` first")
-    env = {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1"}
     cmd = [find_dotnet(), "test", str(CSHARP_TESTS), "--no-build", "-nologo", "-v", "q"]
     print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
+    return subprocess.run(cmd, cwd=ROOT, env=dotnet_env(), check=False).returncode
 
 
 def main(argv: list[str]) -> int:

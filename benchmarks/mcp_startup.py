@@ -32,7 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from mcp import Client, StdioServerParameters
+from mcp import Client
+from mcp_tools import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_MS = 500.0
@@ -51,10 +52,8 @@ def spawn_ms(code: str) -> float:
 
 async def start_ms(cache_home: str) -> list[float]:
     """Spawn to the first answer, to the tool list, to the first tool answer."""
-    server = StdioServerParameters(command=sys.executable, args=["-m", "pyinspect", "serve"],
-                                   env={**os.environ, "XDG_CACHE_HOME": cache_home})
     start = time.perf_counter()
-    async with Client(server) as client:
+    async with Client(serve(cache_home)) as client:
         answered = time.perf_counter()
         tools = await client.list_tools()
         listed = time.perf_counter()

@@ -14,7 +14,6 @@ stop, an end, a write into the paused debuggee): frame ids and cached reads die 
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -110,14 +109,8 @@ class DebuggeeState:
     def wait_while_running(self, timeout: float) -> bool:
         """Block until the state is no longer running, at most timeout seconds; True when
         it is still running (the wait timed out)."""
-        deadline = time.monotonic() + timeout
         with self._changed:
-            while self._state == "running":
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._changed.wait(left)
-            return self._state == "running"
+            return not self._changed.wait_for(lambda: self._state != "running", timeout)
 
     # ---- transitions -------------------------------------------------------------------
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pyinspect.errors import InvalidParameterError
 from pyinspect.heap.graph import parse_address
-from pyinspect.heap_session import HeapWorkspace
+from pyinspect.heap_session import HeapWorkspace, object_address
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.progress import walk_progress
 
@@ -40,9 +39,4 @@ class HeapPathMethods:
     def _address_of(self, target: int | str, frame_index: int, thread_id: int | None) -> int:
         if isinstance(target, int) or target.strip().lower().startswith("0x"):
             return parse_address(target)
-        self.session.require_paused()
-        value = self.session.resolve_value(target, thread_id, frame_index)
-        if value.address is None:
-            raise InvalidParameterError(f"'{target}' is {'null' if value.is_null else 'a value type'}: "
-                                        "it has no heap address", expression=target)
-        return value.address
+        return object_address(self.session, target, thread_id, frame_index)

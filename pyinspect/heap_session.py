@@ -33,7 +33,7 @@ from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session import Session
 from pyinspect.stack_names import name_at_stop
 
-__all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken"]
+__all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken", "object_address"]
 
 MAX_SNAPSHOTS = 32
 Taken = tuple[str, Snapshot, HeapSource]
@@ -50,6 +50,17 @@ def _new_file(path: str) -> Path:
     if not out.parent.is_dir():
         raise InvalidParameterError(f"no folder {out.parent} to write the dump in", path=str(out))
     return out
+
+
+def object_address(session: Session, expression: str, thread_id: int | None = None, frame_index: int = 0) -> int:
+    """The address of the object an expression names in the paused debuggee; a null or a
+    value type is refused (it has no heap address)."""
+    session.require_paused()
+    value = session.resolve_value(expression, thread_id, frame_index)
+    if value.address is None:
+        raise InvalidParameterError(f"'{expression}' is {'null' if value.is_null else 'a value type'}: "
+                                    "it has no heap address", expression=expression)
+    return value.address
 
 
 class BuildCancelled(Exception):
@@ -231,13 +242,7 @@ class HeapWorkspace:
             if self._opened is not None:
                 raise InvalidParameterError("an expression is read in the paused debug session, but the heap tools "
                                             f"read {self._opened.reader.description}: give an address, or heap_close")
-        session = self._debug_session()
         try:
-            session.require_paused()
+            return object_address(self._debug_session(), expression)
         except NoSessionError as exc:
             raise NoHeapError("an expression needs a paused debug session; give an address instead") from exc
-        value = session.resolve_value(expression)
-        if value.address is None:
-            raise InvalidParameterError(f"'{expression}' is {'null' if value.is_null else 'a value type'}: "
-                                        "it has no heap address", expression=expression)
-        return value.address

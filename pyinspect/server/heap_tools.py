@@ -20,6 +20,7 @@ import anyio
 import anyio.from_thread
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
 from pyinspect import heap_queries as queries
@@ -45,6 +46,7 @@ from pyinspect.models.heap_answers import (
 from pyinspect.models.memory import ObjectInspection
 from pyinspect.server.errors import answer_result
 from pyinspect.server.heap_guide import register_prompt
+from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.tooling import add_tool, wire_result
 from pyinspect.session import Session
 
@@ -54,7 +56,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 _PROGRESS_EVERY = 0.25
 
-Pid = Annotated[int, Field(description="Process id of a running .NET process")]
 OptionalPid = Annotated[int | None, Field(description="Process id (default: the heap_attach'ed process, else the "
                                                       "debuggee)")]
 DumpPath = Annotated[str, Field(description="Path of a core dump (written by dump_create or createdump)")]
@@ -75,7 +76,6 @@ Expr = Annotated[str | None, Field(description="Instead of address: a C# express
 MaxPaths = Annotated[int, Field(description="At most this many shortest paths (1-10)")]
 ObjectAddress = Annotated[str, Field(description="Object address, 0x... (from heap_instances, heap_retained, "
                                                   "heap_retention)")]
-Depth = Annotated[int, Field(description="Levels of references to expand (1-10)")]
 SnapshotId = Annotated[str | None, Field(description="Snapshot id from heap_snapshot (default: the last two taken)")]
 
 
@@ -112,10 +112,9 @@ async def _in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], 
 
 
 def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[BaseModel], title: str,
-         read_only: bool = True) -> None:
-    """A heap tool: async (it takes the request's Context); heap_object keeps object_inspect's nulls."""
-    add_tool(mcp, fn, output, read_only=read_only, title=title,
-             result=wire_result if output is HeapObjectAnswer else answer_result)
+         read_only: bool = True, result: Callable[[Any], CallToolResult] = answer_result) -> None:
+    """A heap tool: async (it takes the request's Context)."""
+    add_tool(mcp, fn, output, read_only=read_only, title=title, result=result)
 
 
 def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[], object]:
@@ -243,7 +242,8 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
 
         return await _in_thread(ctx, work)
 
-    _add(mcp, heap_object, HeapObjectAnswer, "Inspect an Object by Address")
+    _add(mcp, heap_object, HeapObjectAnswer, "Inspect an Object by Address",
+         result=wire_result)  # keeps object_inspect's nulls
     _add(mcp, heap_stats, HeapStatsAnswer, "Heap Statistics by Type")
     _add(mcp, heap_instances, HeapInstancesAnswer, "Instances of a Type")
     _add(mcp, heap_retention, HeapRetentionAnswer, "Why Is This Object Alive")

@@ -8,7 +8,6 @@ where the others say VARIABLE_UNAVAILABLE or EVAL_EXCEPTION, as its contract doe
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -37,7 +36,6 @@ from pyinspect.session import Session
 
 __all__ = ["register"]
 
-log = logging.getLogger(__name__)
 
 
 def inspect_answer(exc: PyInspectError) -> dict[str, Any]:
