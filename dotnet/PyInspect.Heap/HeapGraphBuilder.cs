@@ -187,11 +187,18 @@ public sealed class HeapGraphBuilder
         var targets = GC.AllocateUninitializedArray<int>(checked((int)_edges.Count + dependents.Length + distinctRoots.Length));
         int written = 0, hint = -1, chunk = 0, at = 0, nextDependent = 0;
         var edges = _edges.Count > 0 ? _edges.Chunk(0) : ReadOnlySpan<ulong>.Empty;
+        int countChunk = 0, countAt = 0;  // edge counts are walked chunk by chunk too, one per object
+        var counts = _edgeCounts.Count > 0 ? _edgeCounts.Chunk(0) : ReadOnlySpan<int>.Empty;
         long unresolved = 0;
         for (int v = 0; v < n; v++)
         {
             offsets[v] = written;
-            for (int left = _edgeCounts.Chunk(v >> 20)[v & ((1 << 20) - 1)]; left > 0; left--)
+            if (countAt == counts.Length)
+            {
+                counts = _edgeCounts.Chunk(++countChunk);
+                countAt = 0;
+            }
+            for (int left = counts[countAt++]; left > 0; left--)
             {
                 if (at == edges.Length)
                 {

@@ -64,7 +64,7 @@ public static class BaseAccess
     private static (ICorDebugValue Self, List<Level> Derived, List<Level> Bases) Split(Interpreter interpreter, string text)
     {
         EvalContext context = interpreter.Context;
-        if (context.Variable("this") is not { Kind: "this", Value: { } self })
+        if (interpreter.This() is not { } self)
             throw new EvalException($"'base' is not available in a static method ('{text}')");
         if (Types.EnclosingType(context) is not { } enclosing)
             throw new EvalException($"cannot tell which class '{text}' is written in");

@@ -17,9 +17,7 @@ internal static class BaseCall
         ICorDebugValue self, List<object?> arguments, string text)
     {
         EvalContext context = interpreter.Context;
-        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
-            throw new EvalException($"cannot find the code of '{method.Name}'");
-        context.RefuseIfNoCalls(function);
+        ICorDebugFunction function = Invocation.FunctionOf(interpreter, cls, method);
         if (method.GenericArity > 0 || TypeNames.TypeArguments(level).Count > 0)
             throw new EvalException($"cannot evaluate '{text}': a base call of an overridden generic method, or of a method of a "
                 + "generic base class, is not supported (func-eval would run the override)");

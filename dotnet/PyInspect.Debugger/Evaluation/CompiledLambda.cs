@@ -15,20 +15,22 @@ public sealed class CompiledLambda(Interpreter interpreter, string[] parameters)
     /// <summary>`x => body` or `(x, i) => body` as a delegate over (element, index).</summary>
     public static Func<object?, int, object?> Compile(Interpreter interpreter, LambdaExpressionSyntax lambda)
     {
-        string[] parameters = lambda switch
-        {
-            SimpleLambdaExpressionSyntax simple => [simple.Parameter.Identifier.ValueText],
-            ParenthesizedLambdaExpressionSyntax p => [.. p.ParameterList.Parameters.Select(x => x.Identifier.ValueText)],
-            _ => [],
-        };
         if (lambda.ExpressionBody is not { } body)
             throw new EvalException($"'{lambda}': only expression-bodied lambdas are supported");
-        var compiler = new CompiledLambda(interpreter, parameters);
+        var compiler = new CompiledLambda(interpreter, Parameters(lambda));
         // A name a pattern or `out var` declares lives for the rest of the body: one scope for all of it.
         LambdaNode node = body.DescendantNodesAndSelf().Any(n => n is SingleVariableDesignationSyntax)
             ? compiler.Interpreted(body) : compiler.Node(body);
         return (item, index) => node(item, index);
     }
+
+    /// <summary>A lambda's parameter names, in order.</summary>
+    public static string[] Parameters(LambdaExpressionSyntax lambda) => lambda switch
+    {
+        SimpleLambdaExpressionSyntax simple => [simple.Parameter.Identifier.ValueText],
+        ParenthesizedLambdaExpressionSyntax list => [.. list.ParameterList.Parameters.Select(p => p.Identifier.ValueText)],
+        _ => [],
+    };
 
     private LambdaNode Node(ExpressionSyntax syntax)
     {

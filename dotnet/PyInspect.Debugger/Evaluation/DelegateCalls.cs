@@ -13,12 +13,6 @@ namespace PyInspect.Debugger.Evaluation;
 
 public static class DelegateCalls
 {
-    /// <summary>Array's static twins of List&lt;T&gt;'s predicate methods: `Array.Find(array, x => ...)`.</summary>
-    private static readonly HashSet<string> ArrayPredicates = new(StringComparer.Ordinal)
-    {
-        "Find", "FindLast", "FindIndex", "FindLastIndex", "Exists", "TrueForAll", "FindAll", "ConvertAll", "ForEach",
-    };
-
     /// <summary>The lambda an invoked expression is, through parentheses and a delegate cast; null if it is none.</summary>
     public static LambdaExpressionSyntax? LambdaOf(ExpressionSyntax expression) => expression switch
     {
@@ -32,12 +26,7 @@ public static class DelegateCalls
     /// delegate's parameter types where the cast names them), the body evaluated, the result converted likewise.</summary>
     public static object? InvokeLambda(Interpreter interpreter, InvocationExpressionSyntax invocation, LambdaExpressionSyntax lambda, string text)
     {
-        string[] parameters = lambda switch
-        {
-            SimpleLambdaExpressionSyntax simple => [simple.Parameter.Identifier.ValueText],
-            ParenthesizedLambdaExpressionSyntax list => [.. list.ParameterList.Parameters.Select(p => p.Identifier.ValueText)],
-            _ => [],
-        };
+        string[] parameters = CompiledLambda.Parameters(lambda);
         var arguments = invocation.ArgumentList.Arguments;
         if (arguments.Count != parameters.Length)
             throw new EvalException($"cannot evaluate '{text}': the lambda takes {parameters.Length} argument(s), {arguments.Count} given");
@@ -96,15 +85,16 @@ public static class DelegateCalls
     {
         held = null;
         EvalContext context = interpreter.Context;
-        if (context.Variable("this") is { Kind: "this", Value: { } self } && new RemoteValue(self) is var me)
+        if (interpreter.This() is { } self && new RemoteValue(self) is var me)
             return !Invocation.HasMethod(me, name) && Members.TryInstance(interpreter, me, name, out held);
         return Types.EnclosingType(context) is { } type && ModuleMetadata.TryOpen(type.Module.Path)?.Methods(type.Token, name).Any() != true
             && Members.TryStatic(interpreter, type, name, out held);
     }
 
-    /// <summary>Whether `Array.name(array, lambda)` is one the adapter runs as its LINQ twin.</summary>
+    /// <summary>Whether `Array.name(array, lambda)` is one the adapter runs as its LINQ twin (Array's static
+    /// twins of List&lt;T&gt;'s predicate methods: `Array.Find(array, x => ...)`).</summary>
     public static bool IsArrayPredicate(object? receiver, string name, SeparatedSyntaxList<ArgumentSyntax> arguments) =>
-        receiver is TypeRef { FullName: "System.Array" } && ArrayPredicates.Contains(name) && arguments.Count == 2
+        receiver is TypeRef { FullName: "System.Array" } && Linq.ListPredicates.Contains(name) && arguments.Count == 2
         && arguments[1].Expression is LambdaExpressionSyntax;
 
     /// <summary>The refusal for a lambda passed to a method the adapter does not run itself.</summary>

@@ -166,7 +166,7 @@ public sealed partial class Interpreter(EvalContext context)
         return text;
     }
 
-    private ICorDebugValue? This() => context.Variable("this") is { Kind: "this" } self ? self.Value : null;
+    internal ICorDebugValue? This() => context.Variable("this") is { Kind: "this" } self ? self.Value : null;
 
     /// <summary>A simple name: lambda parameter, local, argument, member of `this`, static member, type, namespace.</summary>
     private object? Name(string name, ExpressionSyntax syntax)

@@ -195,7 +195,7 @@ public static class Invocation
             .Where(c => c.Score >= 0).OrderByDescending(c => c.Score).Select(c => c.Method).FirstOrDefault();
 
     /// <summary>The type's metadata and its class in the debuggee.</summary>
-    private static (ModuleMetadata Metadata, ICorDebugClass Class) ClassOf(TypeRef type) =>
+    internal static (ModuleMetadata Metadata, ICorDebugClass Class) ClassOf(TypeRef type) =>
         ModuleMetadata.TryOpen(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
             ? (md, cls) : throw new EvalException($"cannot read the metadata of '{type.FullName}'");
 
@@ -207,15 +207,22 @@ public static class Invocation
         return [.. pinned.Select((a, i) => Arguments.ToDebuggee(interpreter.Context, a, parameters[i]))];
     }
 
+    /// <summary>The method's code in the debuggee, refused where the evaluation may not run code.</summary>
+    internal static ICorDebugFunction FunctionOf(Interpreter interpreter, ICorDebugClass cls, EvalMethod method)
+    {
+        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
+            throw new EvalException($"cannot find the code of '{method.Name}'");
+        interpreter.Context.RefuseIfNoCalls(function);
+        return function;
+    }
+
     /// <summary>Calls a method; method type arguments are the explicit ones (their parameter
     /// types already instantiated) or inferred from the arguments.</summary>
     internal static object? Run(Interpreter interpreter, ICorDebugClass cls, EvalMethod method,
         IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments,
         IReadOnlyList<ICorDebugType>? methodTypes = null)
     {
-        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
-            throw new EvalException($"cannot find the code of '{method.Name}'");
-        interpreter.Context.RefuseIfNoCalls(function);
+        ICorDebugFunction function = FunctionOf(interpreter, cls, method);
         var values = new List<ICorDebugValue>();
         if (self is not null) values.Add(self);
         values.AddRange(DebuggeeArguments(interpreter, Arguments.Instantiate(method.ParameterTypes, classTypeArguments), arguments));

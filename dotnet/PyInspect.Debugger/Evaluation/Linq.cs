@@ -17,8 +17,9 @@ public static class Linq
         "OfType", "Cast", "GroupBy", "SelectMany",
     };
 
-    /// <summary>List&lt;T&gt;'s own predicate methods, run here as their LINQ twins.</summary>
-    private static readonly HashSet<string> ListPredicates = new(StringComparer.Ordinal)
+    /// <summary>List&lt;T&gt;'s own predicate methods, run here as their LINQ twins (and Array's static twins
+    /// of them, DelegateCalls.IsArrayPredicate).</summary>
+    internal static readonly HashSet<string> ListPredicates = new(StringComparer.Ordinal)
     {
         "Find", "FindLast", "FindIndex", "FindLastIndex", "Exists", "TrueForAll", "FindAll", "ConvertAll", "ForEach",
     };

@@ -123,7 +123,7 @@ public static class OutArguments
             levels = Static(type);
         else if (hasReceiver)
             levels = Instance(receiver, name, text, out self);
-        else if (context.Variable("this") is { Kind: "this", Value: { } me } && Instance(new RemoteValue(me), name, text, out self) is var own
+        else if (interpreter.This() is { } me && Instance(new RemoteValue(me), name, text, out self) is var own
                  && own.Any(l => l.Metadata.Methods(l.Token, name).Any()))
             levels = own;
         else
@@ -141,9 +141,11 @@ public static class OutArguments
         throw new EvalException($"'{name}' is not a method taking these {values.Count} argument(s), with out/ref where written, in '{text}'");
     }
 
-    private static IEnumerable<(ICorDebugType? Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Static(TypeRef type) =>
-        ModuleMetadata.TryOpen(type.Module.Path) is { } md && type.Module.Module.GetClassFromToken(type.Token, out var cls) >= 0
-            ? [(null, cls, md, type.Token)] : throw new EvalException($"cannot read the metadata of '{type.FullName}'");
+    private static IEnumerable<(ICorDebugType? Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Static(TypeRef type)
+    {
+        var (md, cls) = Invocation.ClassOf(type);
+        return [(null, cls, md, type.Token)];
+    }
 
     private static List<(ICorDebugType? Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Instance(object? receiver, string name, string text, out ICorDebugValue? self)
     {

@@ -14,9 +14,7 @@ internal static class OutCall
         IReadOnlyList<ICorDebugType> classTypes, ICorDebugValue? self, IReadOnlyList<string> parameters, List<object?> values, string text)
     {
         EvalContext context = interpreter.Context;
-        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
-            throw new EvalException($"cannot find the code of '{method.Name}'");
-        context.RefuseIfNoCalls(function);
+        ICorDebugFunction function = Invocation.FunctionOf(interpreter, cls, method);
         if (method.GenericArity > 0)
             throw new EvalException($"cannot evaluate '{text}': out/ref arguments of generic methods are not supported");
         // Homes first (each is a func-eval), then the other arguments, then the elements, read last so no run neuters them.

@@ -46,8 +46,8 @@ public static class Types
         var modules = context.Modules.All();
         foreach (string candidate in candidates)
             foreach (var module in modules)
-                if (ModuleMetadata.TryOpen(module.Path)?.FindType(candidate) is { } token)
-                    return new TypeRef(module, token, ModuleMetadata.TryOpen(module.Path)!.GetTypeName(token));
+                if (ModuleMetadata.TryOpen(module.Path) is { } md && md.FindType(candidate) is { } token)
+                    return new TypeRef(module, token, md.GetTypeName(token));
         return null;
     }
 
@@ -89,7 +89,7 @@ public static class Types
     {
         var md = ModuleMetadata.Open(type.Module.Path);
         if (md.GetBaseType(type.Token) is not { } baseType) return false;
-        string name = baseType.ExternalTypeName ?? ModuleMetadata.TryOpen(type.Module.Path)?.GetTypeName(baseType.Token) ?? "";
+        string name = baseType.ExternalTypeName ?? md.GetTypeName(baseType.Token);
         return name is "System.ValueType" or "System.Enum";
     }
 

@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using System.Reflection;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
-using System.Reflection.PortableExecutable;
 
 namespace PyInspect.Debugger.Symbols;
 
@@ -23,8 +22,7 @@ public sealed class MethodTraits
 
     private MethodTraits(string modulePath)
     {
-        using var pe = new PEReader(File.OpenRead(modulePath));
-        MetadataReader md = pe.GetMetadataReader();
+        MetadataReader md = ModuleMetadata.Open(modulePath).Reader;  // the module's one reader, not a second open
         foreach (var typeHandle in md.TypeDefinitions)
         {
             var type = md.GetTypeDefinition(typeHandle);

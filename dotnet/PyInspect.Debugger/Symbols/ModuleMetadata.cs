@@ -28,6 +28,9 @@ public sealed partial class ModuleMetadata
     /// <summary>The module file's PE reader, shared with its symbols (ModuleSymbols).</summary>
     internal PEReader PE => _pe;
 
+    /// <summary>The module's metadata reader, shared with what stepping reads of it (MethodTraits).</summary>
+    internal MetadataReader Reader => _md;
+
     public static ModuleMetadata Open(string modulePath) =>
         Cache.GetOrAdd(Path.GetFullPath(modulePath), p => new ModuleMetadata(p));
 
