@@ -40,7 +40,8 @@ public static class FrameWalker
         return new FrameInfo(threadId, frame, token, ip, path, loaded, name, source);
     }
 
-    private static string MethodName(string modulePath, int token)
+    /// <summary>A method as frames show it: the state machine or closure behind it named as written.</summary>
+    internal static string MethodName(string modulePath, int token)
     {
         try
         {

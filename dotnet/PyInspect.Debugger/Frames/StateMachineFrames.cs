@@ -24,6 +24,11 @@ public static partial class StateMachineFrames
     public static string DisplayName(string methodName) =>
         MoveNextName().Match(methodName) is { Success: true } m ? $"{m.Groups["outer"].Value}.{m.Groups["method"].Value}" : methodName;
 
+    /// <summary>The machine's `&lt;&gt;1__state`: the await it waits at (0 or more), -1 running, -2 done; null if unreadable.</summary>
+    public static int? State(ICorDebugValue machine) =>
+        ValuePath.Member(machine, "<>1__state") is { } state && ValueText.RawBytes(state) is { Length: >= 4 } raw
+            ? BitConverter.ToInt32(raw) : null;
+
     /// <summary>The Task an async method's builder hands out (`&lt;&gt;t__builder.m_task`, or
     /// `.m_builder.m_task` for a method returning Task).</summary>
     public static ICorDebugValue? MethodTask(ICorDebugValue machine)

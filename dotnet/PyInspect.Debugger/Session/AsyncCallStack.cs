@@ -67,10 +67,9 @@ public static class AsyncCallStack
         ModuleMetadata metadata = ModuleMetadata.Open(path);
         int moveNext = metadata.FindMethods(metadata.GetTypeName(typeDef), "MoveNext").FirstOrDefault();
         if (moveNext == 0) return null;
-        string name = ClosureFrames.DisplayName(StateMachineFrames.DisplayName(metadata.GetMethodDisplayName(moveNext))) + "()";
+        string name = FrameWalker.MethodName(path, moveNext);
         SourceSpan? source = null;
-        if (modules.Find(path)?.Symbols is { } symbols && ValuePath.Member(machine, "<>1__state") is { } state
-            && ValueText.RawBytes(state) is { Length: >= 4 } raw && BitConverter.ToInt32(raw) is int awaitIndex and >= 0
+        if (modules.Find(path)?.Symbols is { } symbols && StateMachineFrames.State(machine) is int awaitIndex and >= 0
             && symbols.AwaitPoints(moveNext) is { } awaits && awaitIndex < awaits.Count)
             source = symbols.GetSourceSpan(moveNext, awaits[awaitIndex].YieldOffset);
         return new AsyncCaller(name, path, source);

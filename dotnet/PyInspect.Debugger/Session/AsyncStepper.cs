@@ -69,9 +69,5 @@ public sealed class AsyncStepper(Debuggee debuggee)
     }
 
     /// <summary>The machine's `&lt;&gt;1__state` is 0 or more while it waits at an await (-1 running, -2 done).</summary>
-    private static bool StateMachineSuspended(ICorDebugHandleValue machine)
-    {
-        ICorDebugValue? state = ValuePath.Member(machine, "<>1__state");
-        return state is not null && ValueText.RawBytes(state) is { Length: >= 4 } raw && BitConverter.ToInt32(raw) >= 0;
-    }
+    private static bool StateMachineSuspended(ICorDebugHandleValue machine) => StateMachineFrames.State(machine) >= 0;
 }

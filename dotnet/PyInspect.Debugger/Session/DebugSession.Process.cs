@@ -25,17 +25,10 @@ public sealed partial class DebugSession
         bool stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
         _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
-        if (NoDebugRequested(arguments)) _lifecycle.RunWithoutDebugging(request);
+        if (DapArguments.Flag(arguments, "noDebug", absent: false)) _lifecycle.RunWithoutDebugging(request);
         else _lifecycle.Launch(request, stopAtEntry);
         return null;
     }
-
-    private static bool NoDebugRequested(JsonObject arguments) => arguments["noDebug"] switch
-    {
-        null => false,
-        JsonValue value when value.TryGetValue(out bool flag) => flag,
-        var other => throw new DapException($"'noDebug' must be true or false, not {other.ToJsonString()}"),
-    };
 
     private JsonNode? Attach(JsonObject arguments)
     {

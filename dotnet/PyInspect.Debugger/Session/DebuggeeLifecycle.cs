@@ -27,7 +27,6 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
 
     public void Launch(LaunchRequest request, bool stopAtEntry)
     {
-        if (debuggee.Engine is not null) throw new DapException("already debugging a process");
         _stopAtEntry = stopAtEntry;
         LaunchedProgram launched = ProcessLauncher.Start(request, text => debuggee.SendOutput("stdout", text),
             text => debuggee.SendOutput("stderr", text));
@@ -54,7 +53,6 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
     /// <summary>`whileStopped` runs in the one brief stop attaching makes (the threads that already run).</summary>
     public void Attach(int processId, Action<DebuggerEngine> whileStopped)
     {
-        if (debuggee.Engine is not null) throw new DapException("already debugging a process");
         if (!File.Exists($"/proc/{processId}/maps")) throw new DapException($"no process with id {processId}");
         DebuggerEngine engine = DebuggerEngine.Attach(processId, listener);
         debuggee.Engine = engine;

@@ -35,7 +35,7 @@ public static class ElementWriter
     /// <summary>The array read again (through a short-lived handle), not the copy taken when it was shown.</summary>
     private static ICorDebugArrayValue Fresh(ICorDebugArrayValue array)
     {
-        if (array is not ICorDebugHeapValue2 heap || heap.CreateHandle(1, out var handle) < 0) return array;
+        if (ObjectHandles.HoldStrongly(array) is not { } handle) return array;
         try { return handle.Dereference(out var now) >= 0 && now is ICorDebugArrayValue fresh ? fresh : array; }
         finally { handle.Dispose(); }
     }

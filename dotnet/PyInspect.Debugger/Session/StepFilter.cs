@@ -21,16 +21,9 @@ public sealed class StepFilter
     /// <summary>Takes both flags from launch or attach arguments (absent: true); anything but a boolean is refused.</summary>
     public void Configure(JsonObject arguments)
     {
-        JustMyCode = Flag(arguments, "justMyCode");
-        FilterAccessorsAndOperators = Flag(arguments, "enableStepFiltering");
+        JustMyCode = DapArguments.Flag(arguments, "justMyCode", absent: true);
+        FilterAccessorsAndOperators = DapArguments.Flag(arguments, "enableStepFiltering", absent: true);
     }
-
-    private static bool Flag(JsonObject arguments, string name) => arguments[name] switch
-    {
-        null => true,
-        JsonValue value when value.TryGetValue(out bool flag) => flag,
-        var other => throw new DapException($"'{name}' must be true or false, not {other.ToJsonString()}"),
-    };
 
     /// <summary>A module with symbols just loaded: it is user code; methods marked step-through
     /// (async kickoff stubs among them) are not, nor those without a line of source (a state

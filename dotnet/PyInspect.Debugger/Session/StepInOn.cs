@@ -25,8 +25,8 @@ public sealed class StepInOn(Debuggee debuggee, StepFilter stepFilter)
     {
         bool pastFiltered = _steppingInPastFiltered;
         _steppingInPastFiltered = false;
-        FrameInfo? top = debuggee.Walk(threadId, thread, 1).FirstOrDefault();
         if (reason is not (CorDebugStepReason.Call or CorDebugStepReason.Return)) return null;
+        FrameInfo? top = debuggee.Walk(threadId, thread, 1).FirstOrDefault();
         if (top?.Module?.Symbols is not { } symbols) return null;
         if (reason == CorDebugStepReason.Call && stepFilter.PassesOver(top))
         {
