@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from support.adapter_session import children, ok, set_breakpoints
+from support.adapter_session import children, launched, ok, set_breakpoints, top_frame
 from support.dap_wire import WirePeer
 from support.targets import target_dll
 
@@ -99,18 +99,9 @@ HEAVY = {"evaluate LINQ over 150,000 ints": 10}
 def stopped_at_eval() -> Iterator[tuple[WirePeer, int]]:
     """EvalSample launched under the adapter and stopped at its `eval` marker: the peer and
     the top frame's id; the adapter is closed afterwards."""
-    with tempfile.TemporaryDirectory() as tmp:
-        peer = WirePeer()
-        try:
-            ok(peer.request("initialize", {"adapterID": "coreclr"}))
-            ok(peer.request("launch", {"program": str(target_dll(EVAL_TARGET)), "args": [str(Path(tmp) / "truth.json")]},
-                            timeout=30))
-            set_breakpoints(peer, EVAL_TARGET, ["eval"])
-            ok(peer.request("configurationDone"))
-            thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
-            yield peer, ok(peer.request("stackTrace", {"threadId": thread}))["stackFrames"][0]["id"]
-        finally:
-            peer.close()
+    with tempfile.TemporaryDirectory() as tmp, launched(EVAL_TARGET, [str(Path(tmp) / "truth.json")], ["eval"]) as peer:
+        thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+        yield peer, top_frame(peer, thread)["id"]
 
 
 def evaluate_latencies(evaluations: int) -> dict[str, tuple[list[float], float | None]]:

@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,29 +110,24 @@ def session(cache_home: Path, messages: list[dict[str, Any]], requests: int) -> 
     return answered, peer.end()
 
 
-@pytest.fixture
-def cache_home(tmp_path: Path) -> Iterator[Path]:
-    yield tmp_path
-
-
 def stored_files(cache_home: Path) -> list[Path]:
     return list((cache_home / "pyinspect").glob("mcp-replies-*.json"))
 
 
 @pytest.mark.parametrize("messages, requests", [(HANDSHAKE_ERA, 3), (ENVELOPE_ERA, 2)], ids=["initialize", "discover"])
 def test_a_second_start_answers_exactly_as_the_sdk_did(
-        cache_home: Path, messages: list[dict[str, Any]], requests: int) -> None:
-    first, first_log = session(cache_home, messages, requests)
-    assert len(stored_files(cache_home)) == 1
-    second, second_log = session(cache_home, messages, requests)
+        tmp_path: Path, messages: list[dict[str, Any]], requests: int) -> None:
+    first, first_log = session(tmp_path, messages, requests)
+    assert len(stored_files(tmp_path)) == 1
+    second, second_log = session(tmp_path, messages, requests)
     assert second == first  # the front's replies equal the SDK's, byte for byte once parsed
     assert "differed" not in first_log + second_log
     assert json.loads(second[9]["result"]["content"][0]["text"]) == {"success": True, "state": "not_started"}
 
 
-def test_the_handshake_is_answered_with_no_sdk_at_all_and_stray_output_misses_the_wire(cache_home: Path) -> None:
-    real, _ = session(cache_home, HANDSHAKE_ERA, 3)
-    peer = Peer([sys.executable, "-c", FRONT_ONLY], cache_home)
+def test_the_handshake_is_answered_with_no_sdk_at_all_and_stray_output_misses_the_wire(tmp_path: Path) -> None:
+    real, _ = session(tmp_path, HANDSHAKE_ERA, 3)
+    peer = Peer([sys.executable, "-c", FRONT_ONLY], tmp_path)
     try:
         peer.send(*HANDSHAKE_ERA)
         answered = peer.replies(3, timeout=30)
@@ -144,15 +138,15 @@ def test_the_handshake_is_answered_with_no_sdk_at_all_and_stray_output_misses_th
     assert "stray output" in stderr and len(peer.lines) == 3, (peer.lines, stderr)
 
 
-def test_a_stored_reply_the_sdk_contradicts_is_replaced_for_the_next_start(cache_home: Path) -> None:
-    truth, _ = session(cache_home, HANDSHAKE_ERA, 3)
-    [stored] = stored_files(cache_home)
+def test_a_stored_reply_the_sdk_contradicts_is_replaced_for_the_next_start(tmp_path: Path) -> None:
+    truth, _ = session(tmp_path, HANDSHAKE_ERA, 3)
+    [stored] = stored_files(tmp_path)
     content = json.loads(stored.read_text())
     [tools_key] = [key for key in content["replies"] if key.startswith("tools/list")]
     content["replies"][tools_key]["tools"][0]["description"] = "a description from an older build"
     stored.write_text(json.dumps(content))
-    stale, log = session(cache_home, HANDSHAKE_ERA, 3)
+    stale, log = session(tmp_path, HANDSHAKE_ERA, 3)
     assert stale[1]["result"]["tools"][0]["description"] == "a description from an older build"  # sent early
     assert "differed from the SDK's" in log
-    corrected, log = session(cache_home, HANDSHAKE_ERA, 3)
+    corrected, log = session(tmp_path, HANDSHAKE_ERA, 3)
     assert corrected[1] == truth[1] and "differed" not in log

@@ -68,3 +68,17 @@ def frame_variables(peer: WirePeer, frame_id: int, **extra: Any) -> dict[str, di
 def children(peer: WirePeer, reference: int, **extra: Any) -> dict[str, dict[str, Any]]:
     body = ok(peer.request("variables", {"variablesReference": reference, **extra}))
     return {v["name"]: v for v in body["variables"]}
+
+
+class PausedAt:
+    """A launched debuggee at its next stop: the stopped thread, its top frame, and
+    evaluation there as the Immediate window asks (`context: repl`)."""
+
+    def __init__(self, peer: WirePeer) -> None:
+        self.peer = peer
+        self.thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
+        self.frame = top_frame(peer, self.thread)["id"]
+
+    def evaluate(self, expression: str, **extra: Any) -> dict[str, Any]:
+        arguments = {"expression": expression, "frameId": self.frame, "context": "repl", **extra}
+        return self.peer.request("evaluate", arguments, timeout=60)

@@ -12,23 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.adapter_session import children, launched, ok, top_frame
-from support.dap_wire import WirePeer
+from support.adapter_session import PausedAt, children, launched, ok
 
 TARGET = "EvalSample"
 NEEDS_CALL = "needs a call into the debuggee (func-eval): "
 
 
-class Stop:
-    def __init__(self, peer: WirePeer) -> None:
-        self.peer = peer
-        self.thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
-        self.frame = top_frame(peer, self.thread)["id"]
-
-    def evaluate(self, expression: str, **extra: Any) -> dict[str, Any]:
-        arguments = {"expression": expression, "frameId": self.frame, "context": "repl", **extra}
-        return self.peer.request("evaluate", arguments, timeout=60)
-
+class Stop(PausedAt):
     def value(self, expression: str, **extra: Any) -> tuple[str, str]:
         body = ok(self.evaluate(expression, **extra))
         return body["result"], body["type"]

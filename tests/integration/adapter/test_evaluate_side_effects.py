@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.adapter_session import launched, ok, top_frame
+from support.adapter_session import PausedAt, launched, ok
 from support.dap_wire import WirePeer
 from support.targets import read_truth
 
@@ -21,17 +21,12 @@ TARGET = "EvalSample"
 NEEDS_CALL = "needs a call into the debuggee (func-eval): "
 
 
-class Stop:
+class Stop(PausedAt):
     """A launched EvalSample paused at `@bp eval`, with its truth and after-state files."""
 
     def __init__(self, peer: WirePeer, truth: Path) -> None:
-        self.peer, self.truth_path = peer, truth
-        self.thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
-        self.frame = top_frame(peer, self.thread)["id"]
-
-    def evaluate(self, expression: str, **extra: Any) -> dict[str, Any]:
-        arguments = {"expression": expression, "frameId": self.frame, "context": "repl", **extra}
-        return self.peer.request("evaluate", arguments, timeout=60)
+        super().__init__(peer)
+        self.truth_path = truth
 
     def value(self, expression: str, **extra: Any) -> str:
         return str(ok(self.evaluate(expression, **extra))["result"])

@@ -47,3 +47,9 @@ def truth_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, d
         dump = create_dump(proc.pid, folder / "heapgraphtruth.dmp")
         yield proc.pid, read_truth(truth_file), dump
     dump.unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+def truth(truth_run: tuple[int, dict[str, Any], Path]) -> dict[str, Any]:
+    """HeapGraphTruth's own account of its objects (truth_run's)."""
+    return truth_run[1]

@@ -24,11 +24,6 @@ ENTRIES = [("tree", "a"), ("tree", "d"), ("diamond", "top"), ("diamond", "shared
 
 
 @pytest.fixture(scope="module")
-def truth(truth_run: tuple[int, dict[str, Any], Path]) -> dict[str, Any]:
-    return truth_run[1]
-
-
-@pytest.fixture(scope="module")
 def saved(truth_run: tuple[int, dict[str, Any], Path], tmp_path_factory: pytest.TempPathFactory,
           ) -> Iterator[tuple[HeapGraph, GraphFile]]:
     pid, _, _ = truth_run

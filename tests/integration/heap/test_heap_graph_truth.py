@@ -28,11 +28,6 @@ def graph(request: pytest.FixtureRequest, truth_run: tuple[int, dict[str, Any], 
         reader.close()
 
 
-@pytest.fixture(scope="module")
-def truth(truth_run: tuple[int, dict[str, Any], Path]) -> dict[str, Any]:
-    return truth_run[1]
-
-
 def _entries(truth: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     rows = [(f"{g}.{n}", truth[g][n]) for g, names in GRAPHS.items() for n in names]
     return rows + [(k, truth[k]) for k in SINGLES]
