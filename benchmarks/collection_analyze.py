@@ -32,7 +32,7 @@ from mcp import Client
 from support.targets import marker_line, target_dll, target_source, wait_for_file
 
 from pyinspect.server import create_server
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
 
 
 def stop_in_big_list(session: Session, items: int, folder: Path) -> dict[str, Any]:

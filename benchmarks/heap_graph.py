@@ -33,9 +33,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from heap_walk import baseline_runs, build_baseline
 from support.targets import target_dll, wait_for_file
 
-from pyinspect.heap import HeapReader, _runtime
+from pyinspect.heap import HeapReader, dotnet_bridge
 from pyinspect.heap.snapshot import Snapshot, diff
-from pyinspect.paths import dotnet_host
+from pyinspect.targets.dotnet_paths import dotnet_host
 
 
 def measure(reader: HeapReader, tmp: Path) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def measure(reader: HeapReader, tmp: Path) -> dict[str, Any]:
     # ClrMD's GCRoot on the same target, through the reader's own worker thread
     target = reader._target
     where = int(item, 16)
-    gcroot = reader._run(lambda: float(_runtime.helper().GcRootTiming.FirstPathSeconds(target, where)))
+    gcroot = reader._run(lambda: float(dotnet_bridge.helper().GcRootTiming.FirstPathSeconds(target, where)))
     a, b = graph.snapshot().save(tmp / "a.snap"), graph.snapshot().save(tmp / "b.snap")
     start = time.perf_counter()
     rows = diff(Snapshot.load(a), Snapshot.load(b))

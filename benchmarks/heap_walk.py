@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.targets import target_dll, wait_for_file
 
 from pyinspect.heap import HeapReader
-from pyinspect.paths import dotnet_host
-from pyinspect.runtimes import runtime_of
+from pyinspect.targets.dotnet_paths import dotnet_host
+from pyinspect.targets.runtimes import runtime_of
 
 BASELINE = ROOT / "benchmarks" / "HeapWalkBaseline"
 

@@ -10,8 +10,6 @@ Notebook entry points:
 - ``pyinspect.open_heap(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`
   (statistics, objects, the heap graph); ``pyinspect.diff(a, b)`` of two snapshots.
 
-``debug_attach`` (now ``attach``) and ``attach_heap`` (the heap reader ``attach`` used to
-return, now ``open_heap``) still work until the next release, with a DeprecationWarning.
 Heavy modules (pythonnet, pandas) load lazily, on first use.
 """
 
@@ -22,27 +20,24 @@ from typing import TYPE_CHECKING, Any
 from pyinspect.errors import ErrorCode, PyInspectError
 
 if TYPE_CHECKING:
-    from pyinspect.api import (
+    from pyinspect.notebook.api import (
         Debugger,
         Heap,
         attach,
-        attach_heap,  # noqa: F401 - deprecated, kept out of __all__
-        debug_attach,  # noqa: F401 - deprecated, kept out of __all__
         diff,
         launch,
         open_dump,
         open_heap,
     )
-    from pyinspect.notebook_values import EvalResult
+    from pyinspect.notebook.values import EvalResult
 
 __all__ = ["Debugger", "ErrorCode", "EvalResult", "Heap", "PyInspectError", "attach", "diff", "launch",
            "open_dump", "open_heap"]
 __version__ = "0.1.0"
 
-_LAZY = {"Debugger": "pyinspect.api", "Heap": "pyinspect.api", "attach": "pyinspect.api",
-         "attach_heap": "pyinspect.api", "debug_attach": "pyinspect.api", "diff": "pyinspect.api",
-         "launch": "pyinspect.api", "open_dump": "pyinspect.api", "open_heap": "pyinspect.api",
-         "EvalResult": "pyinspect.notebook_values"}
+_LAZY = {**dict.fromkeys(["Debugger", "Heap", "attach", "diff", "launch", "open_dump", "open_heap"],
+                         "pyinspect.notebook.api"),
+         "EvalResult": "pyinspect.notebook.values"}
 
 
 def __getattr__(name: str) -> Any:

@@ -31,7 +31,7 @@ public sealed class HeapTarget : IDisposable
     /// <summary>
     /// Attach to a live process. suspend=false reads memory without stopping it (works
     /// beside a debugger holding it stopped); suspend=true freezes it until Dispose.
-    /// dacPath is the DAC beside the target's own libcoreclr.so (pyinspect/runtimes.py).
+    /// dacPath is the DAC beside the target's own libcoreclr.so (pyinspect/targets/runtimes.py).
     /// </summary>
     public static HeapTarget Attach(int pid, bool suspend, string dacPath)
     {

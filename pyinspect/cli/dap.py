@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pyinspect.errors import PyInspectError
-from pyinspect.paths import dotnet_host, dotnet_tool
+from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 
 def register(app: typer.Typer) -> None:

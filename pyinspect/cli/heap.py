@@ -16,10 +16,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pyinspect.answers.progress import walk_progress
 from pyinspect.errors import InvalidParameterError, PyInspectError
 from pyinspect.heap.reader import HeapReader, create_dump
 from pyinspect.models.heap import TypeStat
-from pyinspect.progress import walk_progress
 
 __all__ = ["DumpOption", "JsonOption", "PidOption", "fail_on_error", "heap_app", "open_reader", "register"]
 

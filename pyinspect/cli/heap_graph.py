@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pyinspect.answers.progress import walk_progress
 from pyinspect.cli.heap import (
     DumpOption,
     JsonOption,
@@ -26,7 +27,6 @@ from pyinspect.cli.heap import (
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.graph_file import load_snapshot
 from pyinspect.heap.snapshot import diff
-from pyinspect.progress import walk_progress
 
 __all__ = ["build_graph", "print_rows"]
 

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pyinspect.processes import list_dotnet_processes
+from pyinspect.targets.processes import list_dotnet_processes
 
 __all__ = ["register"]
 

@@ -17,7 +17,7 @@ from pyinspect.dap.channel import DapChannel
 from pyinspect.dap.client import DapClient
 from pyinspect.dap.stream import DapStream
 from pyinspect.errors import AdapterDiedError, InvalidParameterError, SetupMissingError
-from pyinspect.paths import dotnet_host, dotnet_tool
+from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 __all__ = ["ADAPTER_KINDS", "AdapterKind", "AdapterProcess", "adapter_command", "start_adapter"]
 

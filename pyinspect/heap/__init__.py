@@ -1,4 +1,4 @@
-"""The heap reader: ClrMD through pythonnet (only heap/_runtime.py imports clr)."""
+"""The heap reader: ClrMD through pythonnet (only heap/dotnet_bridge.py imports clr)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 
 from pyinspect.errors import InvalidParameterError
-from pyinspect.heap import _runtime
+from pyinspect.heap import dotnet_bridge
 
 __all__ = ["immediate_dominators"]
 
@@ -17,5 +17,5 @@ def immediate_dominators(nodes: int, edges: Iterable[tuple[int, int]], root: int
     if not 0 <= root < nodes:
         raise InvalidParameterError(f"root {root} outside 0..{nodes - 1}", root=root)
     graph = json.dumps({"nodes": nodes, "root": root, "edges": [list(e) for e in edges]})
-    text = _runtime.call(lambda: str(_runtime.helper().DominatorTree.ComputeJson(graph)))
+    text = dotnet_bridge.call(lambda: str(dotnet_bridge.helper().DominatorTree.ComputeJson(graph)))
     return [int(v) for v in json.loads(text)]

@@ -18,12 +18,12 @@ from typing import Any, Self, TypeVar
 import psutil
 
 from pyinspect.errors import DumpError, ProcessNotFoundError, SetupMissingError
-from pyinspect.heap import _runtime
+from pyinspect.heap import dotnet_bridge
 from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
-from pyinspect.runtimes import dump_dac_candidates, runtime_of
+from pyinspect.targets.runtimes import dump_dac_candidates, runtime_of
 
 __all__ = ["HeapReader", "ProgressCallback", "create_dump"]
 
@@ -42,7 +42,7 @@ class HeapReader:
         self._context = context
         self.description = description
         try:
-            self._target: Any = self._run(lambda: open_target(_runtime.helper()))
+            self._target: Any = self._run(lambda: open_target(dotnet_bridge.helper()))
         except BaseException:
             self._worker.shutdown(wait=False)
             raise
@@ -77,7 +77,7 @@ class HeapReader:
 
     def _run(self, action: Callable[[], T], **context: Any) -> T:
         call_context = {**self._context, **context}
-        return self._worker.submit(lambda: _runtime.call(action, **call_context)).result()
+        return self._worker.submit(lambda: dotnet_bridge.call(action, **call_context)).result()
 
     @property
     def pointer_size(self) -> int:
@@ -171,7 +171,7 @@ class HeapReader:
 
 def _string_array(items: list[str]) -> Any:
     """A .NET string[] for the helper (pythonnet does not convert a list by itself)."""
-    from System import Array, String  # loaded by _runtime.helper()
+    from System import Array, String  # loaded by dotnet_bridge.helper()
 
     return Array[String](items)
 

@@ -25,21 +25,21 @@ from pydantic import ValidationError
 
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
 from pyinspect.server.errors import error_answer, error_result
-from pyinspect.server.heap_guide import HEAP_INSTRUCTIONS
+from pyinspect.server.prompts import HEAP_INSTRUCTIONS
 from pyinspect.server.stdio_front import StdioFront
 from pyinspect.server.tooling import ERROR_SHAPES
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
 
 __all__ = ["PyInspectServer", "create_server", "run_server"]
 
 log = logging.getLogger(__name__)
 
 _TOOL_MODULES = (
-    "pyinspect.server.session_tools",
-    "pyinspect.server.inspection_tools",
-    "pyinspect.server.memory_tools",
-    "pyinspect.server.process_tools",
-    "pyinspect.server.heap_tools",
+    "pyinspect.server.tools.session",
+    "pyinspect.server.tools.inspection",
+    "pyinspect.server.tools.memory",
+    "pyinspect.server.tools.process",
+    "pyinspect.server.tools.heap",
 )
 
 _INSTRUCTIONS = """pyinspect debugs .NET processes. Start with breakpoint_set (optional),

@@ -54,7 +54,7 @@ def moves_within(counter: Path, seconds: float = 10.0) -> bool:
 
 
 def wait_for_watchdogs(seconds: float = 30.0) -> None:
-    watchdogs = [p for p in psutil.Process().children(recursive=True) if "pyinspect.watchdog" in command_of(p)]
+    watchdogs = [p for p in psutil.Process().children(recursive=True) if "pyinspect.session.watchdog" in command_of(p)]
     _, alive = psutil.wait_procs(watchdogs, timeout=seconds)
     assert not alive, "the watchdog did not finish"
 

@@ -91,7 +91,7 @@ async def test_a_cancelled_request_stops_the_heap_walk_and_the_next_one_answers(
             _leak(proc, status, held)
         async with Client(create_server()) as client:
             await call_ok(client, "heap_attach", pid=proc.pid)
-            caplog.set_level(logging.INFO, logger="pyinspect.server.heap_tools")
+            caplog.set_level(logging.INFO, logger="pyinspect.server.tools.heap")
             with pytest.raises(Exception, match="(?i)timed out|timeout"):
                 await client.call_tool("heap_stats", {}, read_timeout_seconds=0.05)
             deadline = time.monotonic() + 60

@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Any
 
-from pyinspect.paths import dotnet_host, dotnet_tool
+from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 
 class WirePeer:

@@ -7,11 +7,11 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from pyinspect.adapter_events import AdapterEvents
-from pyinspect.breakpoints import BreakpointTable
 from pyinspect.dap.client import DapClient
-from pyinspect.debuggee_state import DebuggeeState
-from pyinspect.process_output import OutputBuffer
+from pyinspect.session.adapter_events import AdapterEvents
+from pyinspect.session.breakpoints import BreakpointTable
+from pyinspect.session.program_output import OutputBuffer
+from pyinspect.session.state import DebuggeeState
 
 
 class RecordingClient:

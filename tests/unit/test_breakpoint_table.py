@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pyinspect.breakpoints import BreakpointTable
 from pyinspect.errors import InvalidParameterError, UnknownBreakpointError
+from pyinspect.session.breakpoints import BreakpointTable
 
 
 @pytest.fixture

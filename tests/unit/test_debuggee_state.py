@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from pyinspect.debuggee_state import DebuggeeState, Stop
+from pyinspect.session.state import DebuggeeState, Stop
 
 AT_BREAKPOINT = Stop(reason="breakpoint", thread_id=7, breakpoint_ids=[1])
 

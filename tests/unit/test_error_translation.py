@@ -15,7 +15,7 @@ from pyinspect.errors import (
     UnknownThreadError,
 )
 from pyinspect.server.errors import error_answer, error_result, evaluate_error_answer
-from pyinspect.stop_reader import translate_errors
+from pyinspect.session.stop_reader import translate_errors
 
 
 def failed(message: str) -> RequestFailedError:

@@ -11,7 +11,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import pytest
 
 from pyinspect.errors import InvalidParameterError
-from pyinspect.notebook_plots import (
+from pyinspect.notebook.plots import (
     plot_diff_growth,
     plot_generations,
     plot_top_retainers,

@@ -8,10 +8,10 @@ import pickle
 
 import pytest
 
+from pyinspect.answers.memory_reads import struct_reason
 from pyinspect.errors import InvalidParameterError
-from pyinspect.memory_reads import struct_reason
-from pyinspect.notebook_values import EvalResult, csharp_literal
-from pyinspect.value_text import format_number, function_name, split_path
+from pyinspect.notebook.values import EvalResult, csharp_literal
+from pyinspect.session.value_text import format_number, function_name, split_path
 
 
 @pytest.mark.parametrize(("dap_name", "short"), [

@@ -2,7 +2,7 @@
 // libcoreclr.so is where its own debugging libraries live (libmscordbi.so, the DBI;
 // libmscordaccore.so, the DAC; createdump). A shared runtime of any installed version or a
 // self-contained app's own folder: the adapter's runtime is never the target's.
-// The one place that decides which DBI a target gets (pyinspect/runtimes.py mirrors it
+// The one place that decides which DBI a target gets (pyinspect/targets/runtimes.py mirrors it
 // for the DAC and createdump); .NET 11's universal DBI would be chosen here.
 using System.Globalization;
 

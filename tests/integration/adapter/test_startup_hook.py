@@ -10,7 +10,7 @@ from pathlib import Path
 
 from support.targets import target_dll
 
-from pyinspect.paths import dotnet_host, dotnet_tool
+from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 TARGET = "SymbolsSample"
 

@@ -136,14 +136,11 @@ def test_eval_answers_a_value_with_its_type(at_price: pyinspect.Debugger) -> Non
     assert at_price.eval("quantity", format="hex") == "0x1"
 
 
-def test_old_names_work_with_a_deprecation_warning(at_price: pyinspect.Debugger) -> None:
-    with pytest.warns(DeprecationWarning, match="frame_index"):
-        caller = at_price.locals(frame=1, scope="arguments")
-    assert list(caller["name"]) == ["quantities", "label"]
-    added = at_price.break_at(STORY, story_line("exit"))
-    with pytest.warns(DeprecationWarning, match="remove_breakpoint"):
-        assert at_price.clear(added.id).id == added.id
-    assert at_price.cont == at_price.resume and at_price.continue_ == at_price.resume
+def test_removed_spellings_are_gone(at_price: pyinspect.Debugger) -> None:
+    with pytest.raises(TypeError):
+        at_price.locals(frame=1)  # type: ignore[call-arg]
+    assert not hasattr(at_price, "clear")
+    assert not hasattr(pyinspect, "debug_attach") and not hasattr(pyinspect, "attach_heap")
 
 
 def test_the_package_lists_its_public_names() -> None:
@@ -177,11 +174,3 @@ def test_attach_pause_read_and_close_leave_the_process_running(tmp_path: Path) -
             assert len(dbg.stack(thread_id=dbg.state.thread_id)) >= 1
         assert counter_moves(counter), "the debuggee stayed stopped after close()"
         assert proc.poll() is None
-
-
-def test_debug_attach_still_attaches_the_debugger_with_a_warning(tmp_path: Path) -> None:
-    with counting_loop(tmp_path) as (proc, _):
-        with pytest.warns(DeprecationWarning, match="pyinspect.attach"):
-            old = pyinspect.debug_attach(proc.pid)
-        with old as dbg:
-            assert isinstance(dbg, pyinspect.Debugger) and dbg.pause().state == "paused"

@@ -13,7 +13,7 @@ from support.debuggee_loop import counter_moves, counting_loop
 from support.targets import marker_line, target_source
 
 from pyinspect.errors import NoSessionError, NotPausedError, UnknownThreadError
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
 
 
 @pytest.fixture

@@ -21,8 +21,8 @@ from support.targets import wait_for_file
 
 from pyinspect.errors import DumpError, NotDotNetProcessError
 from pyinspect.heap import HeapReader, create_dump
-from pyinspect.paths import runtime_dir
-from pyinspect.runtimes import runtime_of
+from pyinspect.targets.dotnet_paths import runtime_dir
+from pyinspect.targets.runtimes import runtime_of
 
 
 @pytest.fixture(scope="module")

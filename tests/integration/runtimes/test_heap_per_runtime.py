@@ -9,7 +9,7 @@ from runtime_targets import VERSION_PREFIX, RuntimeTarget, published
 from support.memory_contract import expected_summary
 
 from pyinspect.heap import HeapReader
-from pyinspect.runtimes import runtime_of
+from pyinspect.targets.runtimes import runtime_of
 
 COLLECTIONS = ["Ints", "Dict", "Queue", "Stack", "Set", "Sorted", "Concurrent", "ImmutableList", "Grid", "Large"]
 

@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 from runtime_targets import VERSION_PREFIX, RuntimeTarget
 
-from pyinspect.processes import list_dotnet_processes
 from pyinspect.server import create_server
+from pyinspect.targets.processes import list_dotnet_processes
 
 
 def expect_listed(entry: dict[str, object] | None, target: RuntimeTarget) -> None:

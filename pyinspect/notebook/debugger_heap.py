@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pyinspect.answers.heap_workspace import HeapWorkspace, object_address
+from pyinspect.answers.progress import walk_progress
 from pyinspect.heap.graph import parse_address
-from pyinspect.heap_session import HeapWorkspace, object_address
 from pyinspect.models.heapgraph import RetentionPaths
-from pyinspect.progress import walk_progress
 
 if TYPE_CHECKING:
-    from pyinspect.session import Session
+    from pyinspect.session.debug_session import Session
 
 __all__ = ["HeapPathMethods"]
 

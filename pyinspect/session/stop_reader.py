@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from pyinspect.dap.client import DapClient
-from pyinspect.debuggee_state import DebuggeeState
 from pyinspect.errors import (
     EvaluationError,
     EvaluationNeedsCallError,
@@ -38,11 +37,12 @@ from pyinspect.models.inspection import (
     VariableInfo,
     VariablesAnswer,
 )
-from pyinspect.value_text import format_number, function_name, split_path
+from pyinspect.session.state import DebuggeeState
+from pyinspect.session.value_text import format_number, function_name, split_path
 
 
 class PausedSession(Protocol):
-    """What a StopReader needs of its session (pyinspect.session.Session is one)."""
+    """What a StopReader needs of its session (pyinspect.session.debug_session.Session is one)."""
 
     @property
     def debuggee(self) -> DebuggeeState: ...

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pyinspect.answers.heap_workspace import Taken
 from pyinspect.errors import InvalidParameterError, UnknownTypeError
 from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.snapshot import diff
-from pyinspect.heap_session import Taken
 from pyinspect.models.heap_answers import (
     DuplicateStringRow,
     HeapDiffAnswer,

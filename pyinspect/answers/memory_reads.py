@@ -25,10 +25,10 @@ from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapObject
 from pyinspect.models.inspection import VariableInfo
 from pyinspect.models.memory import CollectionAnalysis, ObjectInspection, ObjectSummary
-from pyinspect.stop_reader import MAX_VARIABLES, ResolvedValue
+from pyinspect.session.stop_reader import MAX_VARIABLES, ResolvedValue
 
 if TYPE_CHECKING:
-    from pyinspect.session import Session
+    from pyinspect.session.debug_session import Session
 
 __all__ = ["analyze_collection", "inspect_object", "struct_reason", "summarize_object"]
 

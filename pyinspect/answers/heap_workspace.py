@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pyinspect.answers.stack_names import name_at_stop
 from pyinspect.errors import (
     InvalidParameterError,
     NoHeapError,
@@ -30,8 +31,7 @@ from pyinspect.heap.reader import HeapReader, ProgressCallback, create_dump
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.heap_answers import HeapSource, SourceKind
 from pyinspect.models.heapgraph import RetentionPaths
-from pyinspect.session import Session
-from pyinspect.stack_names import name_at_stop
+from pyinspect.session.debug_session import Session
 
 __all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken", "object_address"]
 

@@ -20,15 +20,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
-from pyinspect.closing import ClosesOnExit
-from pyinspect.debugger_heap import HeapPathMethods
-from pyinspect.debugger_memory import MemoryMethods
-from pyinspect.deprecation import renamed_keywords, warn_renamed
+from pyinspect.answers.process_reports import exception_at_stop
 from pyinspect.models.process import ExceptionAnswer
 from pyinspect.models.session import BreakpointInfo, SessionState
-from pyinspect.notebook_values import EvalResult, csharp_literal
-from pyinspect.process_info import exception_at_stop
-from pyinspect.session import Session
+from pyinspect.notebook.closing import ClosesOnExit
+from pyinspect.notebook.debugger_heap import HeapPathMethods
+from pyinspect.notebook.debugger_memory import MemoryMethods
+from pyinspect.notebook.values import EvalResult, csharp_literal
+from pyinspect.session.debug_session import Session
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -72,11 +71,6 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
         """Remove a breakpoint by the id break_at gave (breakpoint_remove); returns it.
         Raises UnknownBreakpointError. Example: ``dbg.remove_breakpoint(1)``"""
         return self.session.remove_breakpoint(breakpoint_id).info()
-
-    def clear(self, breakpoint_id: int) -> BreakpointInfo:
-        """Deprecated: use remove_breakpoint."""
-        warn_renamed("Debugger.clear", "Debugger.remove_breakpoint")
-        return self.remove_breakpoint(breakpoint_id)
 
     # ---- moving ------------------------------------------------------------------------
 
@@ -130,20 +124,14 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
         frames = self.session.stop_reader.stack_trace(thread_id, start_frame, max_frames).frames
         return pd.DataFrame([(f.index, f.function, f.file, f.line, f.module) for f in frames],
                             columns=["index", "function", "file", "line", "module"])
-
-    @renamed_keywords(frame="frame_index")
     def locals(self, frame_index: int = 0, scope: Scope = "all", thread_id: int | None = None) -> pd.DataFrame:
         """Variables of a frame (variables_get): name, type, value, scope, has_children.
         Raises NotPausedError, UnknownFrameError. Example: ``dbg.locals(1, scope="arguments")``"""
         return self._variables(self.session.stop_reader.variables(thread_id, frame_index, scope, None).variables)
-
-    @renamed_keywords(frame="frame_index")
     def children(self, path: str, frame_index: int = 0, thread_id: int | None = None) -> pd.DataFrame:
         """The children of the value at a path (variables_get with expand): same columns as
         locals. Raises VariableUnavailableError. Example: ``dbg.children("this._customer")``"""
         return self._variables(self.session.stop_reader.variables(thread_id, frame_index, "all", path).variables)
-
-    @renamed_keywords(frame="frame_index")
     def eval(self, expression: str, frame_index: int = 0, thread_id: int | None = None,
              format: Literal["default", "hex", "binary"] = "default", allow_calls: bool = False) -> EvalResult:
         """Evaluate a C# expression in a paused frame (evaluate; allow_calls=True is
@@ -153,8 +141,6 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
         Example: ``dbg.eval("orders.Count")`` -> '3'"""
         answer = self.session.stop_reader.evaluate(expression, thread_id, frame_index, format, allow_calls)
         return EvalResult(answer.result, answer.type, answer.has_children)
-
-    @renamed_keywords(frame="frame_index")
     def set(self, expression: str, value: str | float | bool | None, frame_index: int = 0,
             thread_id: int | None = None) -> str:
         """Write a number, bool, str or None into a variable, field or element of the paused

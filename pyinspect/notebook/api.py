@@ -1,5 +1,5 @@
 """Notebook face: ``pyinspect.launch(program)`` / ``pyinspect.attach(pid)`` -> :class:`Debugger`
-(a debug session: breakpoints, stack and locals as DataFrames; see pyinspect/debugger.py);
+(a debug session: breakpoints, stack and locals as DataFrames; see pyinspect/notebook/debugger.py);
 ``pyinspect.open_heap(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`.
 
     heap = pyinspect.open_heap(1234)
@@ -11,22 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING
 
-from typing_extensions import deprecated
-
-from pyinspect.closing import ClosesOnExit
-from pyinspect.debugger import BreakpointSpec, Debugger, launch, start_attached
-from pyinspect.deprecation import warn_renamed
+from pyinspect.answers.progress import walk_progress
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
-from pyinspect.notebook_graph import GraphMethods, diff
-from pyinspect.progress import walk_progress
+from pyinspect.notebook.closing import ClosesOnExit
+from pyinspect.notebook.debugger import BreakpointSpec, Debugger, launch, start_attached
+from pyinspect.notebook.heap_graph import GraphMethods, diff
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["Debugger", "Heap", "attach", "attach_heap", "debug_attach", "diff", "launch", "open_dump",
+__all__ = ["Debugger", "Heap", "attach", "diff", "launch", "open_dump",
            "open_heap"]
 
 
@@ -107,42 +104,11 @@ def open_dump(path: str | Path, *, dac: str | Path | None = None) -> Heap:
     return Heap(HeapReader.open_dump(path, dac=dac))
 
 
-_UNSET: Any = object()
-
-
-@overload
-def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger: ...
-
-
-@overload
-@deprecated("pyinspect.attach(pid, suspend=...) reads the heap until the next release: use open_heap")
-def attach(pid: int, *, suspend: bool) -> Heap: ...
-
-
-def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect",
-           suspend: bool = _UNSET) -> Debugger | Heap:
+def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger:
     """Attach the debugger to a running .NET process (debug_attach); it keeps running until
     ``pause()`` or a breakpoint.
 
     Args: pid, breakpoints [(file, line)...], adapter ("pyinspect" or "netcoredbg").
     Returns a Debugger. Raises ProcessNotFoundError, AdapterError.
-    Example: ``dbg = pyinspect.attach(1234); dbg.pause(); dbg.stack()``
-
-    Until the next release, ``attach(pid, suspend=...)`` (the keyword only the old heap
-    attach had) still returns a Heap, with a DeprecationWarning: use open_heap."""
-    if suspend is not _UNSET:
-        warn_renamed("pyinspect.attach(pid, suspend=...) for the heap", "pyinspect.open_heap(pid, suspend=...)")
-        return open_heap(pid, suspend=suspend)
-    return start_attached(pid, breakpoints, adapter)
-
-
-def attach_heap(pid: int, *, suspend: bool = False) -> Heap:
-    """Deprecated: what ``pyinspect.attach(pid)`` was before it meant the debugger; use open_heap."""
-    warn_renamed("pyinspect.attach_heap", "pyinspect.open_heap")
-    return open_heap(pid, suspend=suspend)
-
-
-def debug_attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger:
-    """Deprecated: use pyinspect.attach."""
-    warn_renamed("pyinspect.debug_attach", "pyinspect.attach")
+    Example: ``dbg = pyinspect.attach(1234); dbg.pause(); dbg.stack()``"""
     return start_attached(pid, breakpoints, adapter)

@@ -1,6 +1,6 @@
 """The memory tools: object_inspect, object_summarize, collection_analyze.
 
-Thin: each is one call into pyinspect.memory_reads, which the notebook's Debugger uses
+Thin: each is one call into pyinspect.answers.memory_reads, which the notebook's Debugger uses
 too, so both answer the same question the same way. Codes are the ErrorCode values
 (UPPER_SNAKE) in all three, as in every tool; object_inspect says INVALID_REFERENCE
 where the others say VARIABLE_UNAVAILABLE or EVAL_EXCEPTION, as its contract does.
@@ -13,7 +13,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from pyinspect import memory_reads
+from pyinspect.answers import memory_reads
 from pyinspect.errors import ErrorCode, PyInspectError
 from pyinspect.models.heap import HeapObject
 from pyinspect.models.memory import (
@@ -32,7 +32,7 @@ from pyinspect.server.parameters import (
     TimeoutMs,
 )
 from pyinspect.server.tooling import add_tool, wire_result
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 

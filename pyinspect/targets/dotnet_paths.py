@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pyinspect.errors import SetupMissingError
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 DOTNET_TOOLS_DIR = PACKAGE_DIR / "_dotnet"
 
 __all__ = ["DOTNET_TOOLS_DIR", "dotnet_host", "dotnet_tool", "runtime_dir"]

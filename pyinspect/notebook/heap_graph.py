@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pyinspect.answers.progress import walk_progress
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.heap.snapshot import diff as diff_snapshots
 from pyinspect.models.heapgraph import RetentionPaths
-from pyinspect.progress import walk_progress
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]

@@ -3,7 +3,7 @@
 Below both faces (``pyinspect ps`` and the ``process_list`` MCP tool): a process is .NET
 when a libcoreclr.so is mapped into it (/proc/PID/maps), so a program whose runtime has
 not started yet is not listed. What pyinspect can do follows from the target's own
-runtime folder (pyinspect/runtimes.py): the DBI to debug, the DAC to read the heap.
+runtime folder (pyinspect/targets/runtimes.py): the DBI to debug, the DAC to read the heap.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pyinspect.errors import PyInspectError
 from pyinspect.models.runtimes import DotnetProcess, TargetRuntime
-from pyinspect.runtimes import coreclr_paths, runtime_in_folder
+from pyinspect.targets.runtimes import coreclr_paths, runtime_in_folder
 
 __all__ = ["list_dotnet_processes"]
 

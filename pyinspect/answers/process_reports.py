@@ -16,7 +16,7 @@ from pyinspect.models.process import (
 )
 
 if TYPE_CHECKING:
-    from pyinspect.session import Session
+    from pyinspect.session.debug_session import Session
 
 __all__ = ["exception_at_stop", "read_output"]
 

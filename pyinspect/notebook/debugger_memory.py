@@ -1,26 +1,23 @@
 """The Debugger's memory questions (mixed into pyinspect.Debugger): the heap read at the
-address the adapter reports, through pyinspect.memory_reads as the MCP tools do, so a
+address the adapter reports, through pyinspect.answers.memory_reads as the MCP tools do, so a
 struct, a null or an ImmutableArray answers here exactly as it does there."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pyinspect import memory_reads
-from pyinspect.deprecation import renamed_keywords
+from pyinspect.answers import memory_reads
 from pyinspect.models.heap import HeapObject
 from pyinspect.models.memory import CollectionAnalysis, ObjectInspection, ObjectSummary
 
 if TYPE_CHECKING:
-    from pyinspect.session import Session
+    from pyinspect.session.debug_session import Session
 
 __all__ = ["MemoryMethods"]
 
 
 class MemoryMethods:
     session: Session
-
-    @renamed_keywords(frame="frame_index")
     def collection(self, expression: str, max_preview_items: int = 5, timeout_ms: int = 5000,
                    frame_index: int = 0, thread_id: int | None = None) -> CollectionAnalysis:
         """A whole collection read from the heap in one call (collection_analyze): count,
@@ -29,8 +26,6 @@ class MemoryMethods:
         Example: ``dbg.collection("orders", max_preview_items=10).numeric_stats``"""
         return memory_reads.analyze_collection(self.session, expression, max_preview_items, thread_id,
                                                frame_index, timeout_ms)
-
-    @renamed_keywords(frame="frame_index")
     def summary(self, expression: str, max_preview_items: int = 5, frame_index: int = 0,
                 thread_id: int | None = None, timeout_ms: int = 5000) -> ObjectSummary:
         """One object at a glance (object_summarize): every field's value, null fields and
@@ -39,8 +34,6 @@ class MemoryMethods:
         Example: ``dbg.summary("this._customer").null_fields``"""
         return memory_reads.summarize_object(self.session, expression, max_preview_items, thread_id,
                                              frame_index, timeout_ms)
-
-    @renamed_keywords(frame="frame_index")
     def object(self, expression: str, depth: int = 1, frame_index: int = 0,
                thread_id: int | None = None) -> HeapObject | ObjectInspection:
         """An object's memory layout (object_inspect): a HeapObject with address, size and

@@ -6,7 +6,7 @@ function takes the DataFrame the notebook already gives (``heap.stats()``,
 ``heap.retained()``, ``heap.generations()``, ``pyinspect.diff(a, b)``) and answers the
 matplotlib Axes it drew on (pass ``ax`` to draw into a figure of your own).
 
-    from pyinspect.notebook_plots import plot_top_types, plot_diff_growth
+    from pyinspect.notebook.plots import plot_top_types, plot_diff_growth
     plot_top_types(heap.stats(live=True))
     plot_diff_growth(pyinspect.diff(before, after))
 """

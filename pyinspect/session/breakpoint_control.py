@@ -1,17 +1,22 @@
 """BreakpointControl: changes to the breakpoint table, sent at once to a live adapter.
 
 The table outlives sessions; when no session is live a change waits in it and is sent
-with everything else at the next launch or attach (pyinspect.breakpoints.send_all).
+with everything else at the next launch or attach (pyinspect.session.breakpoints.send_all).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from pyinspect import breakpoints as sync
-from pyinspect.breakpoints import Breakpoint, BreakpointTable
 from pyinspect.dap.client import DapClient
 from pyinspect.errors import InvalidParameterError
+from pyinspect.session.breakpoints import (
+    Breakpoint,
+    BreakpointTable,
+    check_condition,
+    send_file,
+    send_functions,
+)
 
 __all__ = ["BreakpointControl"]
 
@@ -25,7 +30,7 @@ class BreakpointControl:
             function: str | None = None, log_message: str | None = None) -> Breakpoint:
         """A line breakpoint (file and line) or a function breakpoint (function); the
         condition is parsed first (a syntax error is refused here, not at the stop)."""
-        sync.check_condition(condition)
+        check_condition(condition)
         if function is not None:
             if file is not None or line is not None:
                 raise InvalidParameterError("give either function, or file and line, not both")
@@ -57,6 +62,6 @@ class BreakpointControl:
         if client is None:
             return
         if breakpoint.file is not None:
-            sync.send_file(client, self._table, breakpoint.file)
+            send_file(client, self._table, breakpoint.file)
         else:
-            sync.send_functions(client, self._table)
+            send_functions(client, self._table)

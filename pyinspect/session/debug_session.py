@@ -6,8 +6,8 @@ the breakpoint table that survives launches, and the heap reader on the same pid
 (created lazily, so CoreCLR loads only when a heap tool needs it; flushed whenever the
 process ran since its last use). The adapter's events reach the state through an
 AdapterEvents handler, never through the Session. Reading frames, variables and values
-lives in pyinspect.stop_reader, over per-stop caches; memory questions in
-pyinspect.memory_reads.
+lives in pyinspect.session.stop_reader, over per-stop caches; memory questions in
+pyinspect.answers.memory_reads.
 """
 
 from __future__ import annotations
@@ -17,14 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from pyinspect import breakpoints as sync
-from pyinspect.adapter_events import AdapterEvents
-from pyinspect.breakpoint_control import BreakpointControl
-from pyinspect.breakpoints import Breakpoint, BreakpointTable
 from pyinspect.dap.adapter import AdapterProcess, start_adapter
 from pyinspect.dap.client import DapClient
-from pyinspect.debuggee_process import ensure_dead, find_launched_pid
-from pyinspect.debuggee_state import DebuggeeState, LaunchMode
 from pyinspect.errors import (
     AdapterDiedError,
     AdapterError,
@@ -35,12 +29,17 @@ from pyinspect.errors import (
     PyInspectError,
 )
 from pyinspect.models.session import SessionState, StopLocation
-from pyinspect.process_output import OutputBuffer
-from pyinspect.stop_reader import ResolvedValue, StopReader
+from pyinspect.session.adapter_events import AdapterEvents
+from pyinspect.session.breakpoint_control import BreakpointControl
+from pyinspect.session.breakpoints import Breakpoint, BreakpointTable, send_all
+from pyinspect.session.debuggee_process import ensure_dead, find_launched_pid
+from pyinspect.session.program_output import OutputBuffer
+from pyinspect.session.state import DebuggeeState, LaunchMode
+from pyinspect.session.stop_reader import ResolvedValue, StopReader
 
 if TYPE_CHECKING:
     from pyinspect.heap.reader import HeapReader
-    from pyinspect.watchdog import Watchdog
+    from pyinspect.session.watchdog import Watchdog
 
 __all__ = ["ResolvedValue", "Session"]
 
@@ -129,7 +128,7 @@ class Session:
         is left running."""
         try:
             start()
-            sync.send_all(client, self.breakpoints)
+            send_all(client, self.breakpoints)
             client.configuration_done()
         except PyInspectError:
             self._end_current(terminate=None)
@@ -137,8 +136,8 @@ class Session:
 
     def _guard(self, mode: str) -> None:
         """A watchdog ends a launched debuggee, or frees an attached one, if the adapter dies
-        without doing so (pyinspect.watchdog)."""
-        from pyinspect.watchdog import start_watchdog
+        without doing so (pyinspect.session.watchdog)."""
+        from pyinspect.session.watchdog import start_watchdog
         pid, process = self.debuggee_pid(), self._adapter
         if pid is not None and process is not None:
             self._watchdog = start_watchdog(process.proc.pid, pid, mode)
@@ -284,7 +283,7 @@ class Session:
         self.client.pause(0)
         return self.wait(timeout)
 
-    # ---- breakpoints (pyinspect.breakpoint_control) -------------------------------------
+    # ---- breakpoints (pyinspect.session.breakpoint_control) -------------------------------------
 
     def set_breakpoint(self, file: str | None, line: int | None, condition: str | None = None,
                        hit_count: int | None = None, function: str | None = None,

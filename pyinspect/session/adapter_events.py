@@ -15,13 +15,13 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from pyinspect.debuggee_state import DebuggeeState, Stop
 from pyinspect.errors import PyInspectError
+from pyinspect.session.state import DebuggeeState, Stop
 
 if TYPE_CHECKING:
-    from pyinspect.breakpoints import Breakpoint, BreakpointTable
     from pyinspect.dap.client import DapClient
-    from pyinspect.process_output import OutputBuffer
+    from pyinspect.session.breakpoints import Breakpoint, BreakpointTable
+    from pyinspect.session.program_output import OutputBuffer
 
 __all__ = ["AdapterEvents", "adapter_death_message"]
 
@@ -30,7 +30,7 @@ ADAPTER_CLOSED = "pyinspect.adapterClosed"
 
 def adapter_death_message(cause: str, mode: str | None, pid: int | None) -> str:
     """What becomes of the debuggee when its adapter dies: the watchdog ends a launched one
-    and lets go of an attached one (pyinspect.watchdog)."""
+    and lets go of an attached one (pyinspect.session.watchdog)."""
     message = f"the debug adapter ended unexpectedly: {cause}"
     if mode == "launch":
         return message + "; the launched debuggee is terminated"

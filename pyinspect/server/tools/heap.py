@@ -1,8 +1,8 @@
 """The heap tools: open a heap (heap_attach, dump_open, dump_create, heap_close) and ask
 it what is alive, what retains it and what grew (heap_stats ... heap_finalizer_queue).
 
-Thin: each validates its parameters, makes one call into pyinspect.heap_session /
-pyinspect.heap_queries in a worker thread, and returns the model. Building a graph
+Thin: each validates its parameters, makes one call into pyinspect.answers.heap_workspace /
+pyinspect.answers.heap_queries in a worker thread, and returns the model. Building a graph
 walks the whole heap: it reports MCP progress (bytes walked) and stops when the request
 is cancelled.
 """
@@ -23,11 +23,11 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
-from pyinspect import heap_queries as queries
+from pyinspect.answers import heap_queries as queries
+from pyinspect.answers.heap_workspace import BuildCancelled, HeapWorkspace
 from pyinspect.errors import InvalidParameterError
 from pyinspect.heap.graph import parse_address
 from pyinspect.heap.reader import ProgressCallback
-from pyinspect.heap_session import BuildCancelled, HeapWorkspace
 from pyinspect.models.heap_answers import (
     DumpCreateAnswer,
     HeapCloseAnswer,
@@ -45,10 +45,10 @@ from pyinspect.models.heap_answers import (
 )
 from pyinspect.models.memory import ObjectInspection
 from pyinspect.server.errors import answer_result
-from pyinspect.server.heap_guide import register_prompt
 from pyinspect.server.parameters import Depth, Pid
+from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 

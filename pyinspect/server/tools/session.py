@@ -43,7 +43,7 @@ from pyinspect.server.parameters import (
     WaitMs,
 )
 from pyinspect.server.tooling import add_tool
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 

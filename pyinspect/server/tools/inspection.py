@@ -29,7 +29,7 @@ from pyinspect.server.parameters import (
     ThreadId,
 )
 from pyinspect.server.tooling import add_tool
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 

@@ -180,7 +180,9 @@ def check_condition(condition: str | None) -> None:
     """A condition is parsed when it is set: a syntax error is refused here, not at the stop."""
     if not condition or not condition.strip():
         return
-    from pyinspect.heap._runtime import csharp_syntax_errors  # Roslyn, loaded on first condition
+    from pyinspect.heap.dotnet_bridge import (
+        csharp_syntax_errors,  # Roslyn, loaded on first condition
+    )
     errors = csharp_syntax_errors(condition)
     if errors:
         raise InvalidParameterError(f"condition {condition!r} is not a C# expression: {'; '.join(errors)}",

@@ -23,7 +23,7 @@ from pyinspect.errors import (
     PyInspectError,
     SetupMissingError,
 )
-from pyinspect.paths import dotnet_tool
+from pyinspect.targets.dotnet_paths import dotnet_tool
 
 __all__ = ["call", "csharp_syntax_errors", "helper"]
 

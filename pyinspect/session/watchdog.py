@@ -6,9 +6,9 @@ runtime keeps a stopped process stopped: its transport (dbgtransportsession.cpp)
 to its resync state and waits for that same debugger, rejecting any other one
 (RR_AlreadyAttached; a new attach times out with CORDBG_E_TIMEOUT, measured).
 
-``python -m pyinspect.watchdog ADAPTER_PID DEBUGGEE_PID launch|attach`` polls both every
+``python -m pyinspect.session.watchdog ADAPTER_PID DEBUGGEE_PID launch|attach`` polls both every
 50 ms. When the adapter is gone and the debuggee is not: a launched debuggee is killed;
-an attached one is released (pyinspect.runtime_transport: the runtime resumes and
+an attached one is released (pyinspect.session.orphan_release: the runtime resumes and
 accepts a new debugger), then attached and detached by a fresh adapter so nothing the
 dead one set (breakpoints) stays behind. When only the server died, the adapter detaches
 by itself on its closed input and the runtime is not waiting: nothing more is done.
@@ -55,7 +55,7 @@ def start_watchdog(adapter_pid: int, debuggee_pid: int, mode: str) -> Watchdog:
     """A watchdog in a new session (a signal to the server's process group spares it)."""
     log = os.environ.get("PYINSPECT_WATCHDOG_LOG")
     with open(log or os.devnull, "ab") as errors:
-        proc = subprocess.Popen([sys.executable, "-m", "pyinspect.watchdog", str(adapter_pid), str(debuggee_pid),
+        proc = subprocess.Popen([sys.executable, "-m", "pyinspect.session.watchdog", str(adapter_pid), str(debuggee_pid),
                                  mode], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors,
                                 start_new_session=True, close_fds=True)
     return Watchdog(proc)
@@ -111,7 +111,7 @@ def _let_go(pid: int, rounds: int = 3) -> None:
     """Resume a runtime left waiting for its dead debugger, then attach and detach once
     so the dead session's breakpoints go too. An adapter that dies during that attach
     leaves the runtime waiting again: then once more, a few times at most."""
-    from pyinspect.runtime_transport import release_orphaned_runtime
+    from pyinspect.session.orphan_release import release_orphaned_runtime
 
     for _ in range(rounds):
         time.sleep(_NOTICE_SECONDS)  # the runtime notices the dead connection (its reader gets EOF)
@@ -144,7 +144,7 @@ def _attach_and_detach(pid: int) -> bool:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 3 or not (argv[0].isdigit() and argv[1].isdigit()) or argv[2] not in ("launch", "attach"):
-        print("usage: python -m pyinspect.watchdog ADAPTER_PID DEBUGGEE_PID launch|attach", file=sys.stderr)
+        print("usage: python -m pyinspect.session.watchdog ADAPTER_PID DEBUGGEE_PID launch|attach", file=sys.stderr)
         return 2
     if hasattr(os, "setsid") and os.getpid() != os.getsid(0):
         try:

@@ -10,13 +10,13 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
+from pyinspect.answers.process_reports import exception_at_stop, read_output
 from pyinspect.models.process import ExceptionAnswer, OutputAnswer
 from pyinspect.models.runtimes import ProcessListAnswer
-from pyinspect.process_info import exception_at_stop, read_output
-from pyinspect.processes import list_dotnet_processes
 from pyinspect.server.parameters import ThreadId
 from pyinspect.server.tooling import add_tool
-from pyinspect.session import Session
+from pyinspect.session.debug_session import Session
+from pyinspect.targets.processes import list_dotnet_processes
 
 __all__ = ["register"]
 

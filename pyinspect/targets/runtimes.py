@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pyinspect.errors import NotDotNetProcessError, ProcessNotFoundError, SetupMissingError
 from pyinspect.models.runtimes import TargetRuntime
-from pyinspect.paths import dotnet_host
+from pyinspect.targets.dotnet_paths import dotnet_host
 
 __all__ = ["DAC_SEARCH_PATH_VARIABLE", "coreclr_paths", "dump_dac_candidates", "runtime_in_folder", "runtime_of"]
 

@@ -1,0 +1,1 @@
+"""Rules the faces share: memory questions, the heap workspace, process reports."""

@@ -1,0 +1,1 @@
+"""The notebook face: Debugger, Heap and their DataFrames and plots."""

@@ -1,0 +1,1 @@
+"""Targets: the .NET processes and runtimes pyinspect reads, and how each sees the world."""
