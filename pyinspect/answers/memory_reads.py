@@ -35,8 +35,8 @@ __all__ = ["analyze_collection", "inspect_object", "struct_reason", "summarize_o
 IMMUTABLE_ARRAY = "System.Collections.Immutable.ImmutableArray"
 _LEADING_NAME = re.compile(r"\s*@?([A-Za-z_]\w*)")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{1,16}")
-# The reasons of dotnet/PyInspect.Heap/ObjectSummarizer.cs, for a struct's fields as the
-# adapter shows them (Values/ValueText.cs: DateTime and Guid in braces).
+# The reasons of dotnet/PyInspect.Heap/Collections/ObjectSummarizer.cs, for a struct's fields
+# as the adapter shows them (Values/ValueText.cs: DateTime and Guid in braces).
 _REASONS = {'""': "empty_string", "NaN": "nan", "Infinity": "infinity", "-Infinity": "infinity",
             "∞": "infinity", "-∞": "infinity", "0001-01-01T00:00:00.0000000": "default_datetime",
             "00000000-0000-0000-0000-000000000000": "default_guid"}

@@ -1,7 +1,9 @@
 // The adapter's layers reference only the layers below them: Protocol knows no debugger,
 // value navigation and evaluation never reach up into the session or the protocol (their
 // errors are their own, translated at the request boundary). Read from the sources, so a
-// new `using` or a fully qualified name that breaks the rule fails here.
+// new `using` or a fully qualified name that breaks the rule fails here. The heap helper is
+// one namespace, so its folders are checked by the types they name: one public type per
+// file, the file named after it, and a folder names only its own types and those below it.
 using System.Text.RegularExpressions;
 using Xunit;
 
@@ -10,6 +12,14 @@ namespace PyInspect.Tests;
 public sealed class LayeringTests
 {
     private static readonly string Adapter = Path.Combine(Repository.Root, "dotnet", "PyInspect.Debugger");
+    private static readonly string Heap = Path.Combine(Repository.Root, "dotnet", "PyInspect.Heap");
+
+    /// <summary>The C# sources under dir, sub-folders included, build output (obj/, bin/) not.</summary>
+    private static IEnumerable<string> Sources(string dir) =>
+        Directory.GetFiles(dir, "*.cs", SearchOption.AllDirectories)
+            .Where(f => !Path.GetRelativePath(dir, f).Split(Path.DirectorySeparatorChar)
+                .Any(part => part is "obj" or "bin"))
+            .Order(StringComparer.Ordinal);
 
     /// <summary>Each folder (= namespace) and the adapter namespaces it may use besides its own.</summary>
     public static TheoryData<string, string[]> Layers => new()
@@ -30,14 +40,14 @@ public sealed class LayeringTests
         var forbidden = all.Where(n => n != layer && !allowed.Contains(n)).ToArray();
         var reference = new Regex($@"PyInspect\.Debugger\.(?<ns>{string.Join('|', forbidden)})\b|(?<![\w.])(?<ns>{string.Join('|', forbidden)})\.[A-Z]");
         var found = new List<string>();
-        foreach (string file in Directory.GetFiles(Path.Combine(Adapter, layer), "*.cs"))
+        foreach (string file in Sources(Path.Combine(Adapter, layer)))
         {
             string[] lines = File.ReadAllLines(file);
             for (int i = 0; i < lines.Length; i++)
             {
                 string code = lines[i].Split("//")[0];
                 if (reference.Match(code) is { Success: true } m)
-                    found.Add($"{Path.GetFileName(file)}:{i + 1}: {m.Value}");
+                    found.Add($"{Path.GetRelativePath(Adapter, file)}:{i + 1}: {m.Value}");
             }
         }
         Assert.Empty(found);
@@ -48,8 +58,68 @@ public sealed class LayeringTests
     {
         var found = new List<string>();
         foreach (string layer in new[] { "Engine", "Symbols", "Values", "Frames", "Evaluation" })
-            foreach (string file in Directory.GetFiles(Path.Combine(Adapter, layer), "*.cs"))
-                if (File.ReadAllText(file).Contains("DapException")) found.Add($"{layer}/{Path.GetFileName(file)}");
+            foreach (string file in Sources(Path.Combine(Adapter, layer)))
+                if (File.ReadAllText(file).Contains("DapException")) found.Add(Path.GetRelativePath(Adapter, file));
+        Assert.Empty(found);
+    }
+
+    /// <summary>Each heap helper folder and the folders it may name types of besides its own.</summary>
+    private static readonly Dictionary<string, string[]> HeapFolders = new()
+    {
+        ["Records"] = [],                                                 // answers, their JSON, the error
+        ["Objects"] = ["Records"],                                        // values and objects read
+        ["Collections"] = ["Records", "Objects"],                         // collection_analyze, object_summarize
+        ["Graph"] = ["Records", "Objects"],                               // the snapshot graph
+        ["Target"] = ["Records", "Objects", "Collections", "Graph"],      // the opened target, its coarse calls
+    };
+
+    public static TheoryData<string> HeapFolderNames => new(HeapFolders.Keys);
+
+    /// <summary>Type name (= file name) to the top folder of the heap helper it lives in.</summary>
+    private static Dictionary<string, string> HeapTypes() =>
+        Sources(Heap).ToDictionary(
+            f => Path.GetFileNameWithoutExtension(f),
+            f => Path.GetRelativePath(Heap, f).Split(Path.DirectorySeparatorChar)[0]);
+
+    [Fact]
+    public void Every_heap_file_is_one_type_in_a_layer_folder()
+    {
+        var found = new List<string>();
+        foreach (string file in Sources(Heap))
+        {
+            string relative = Path.GetRelativePath(Heap, file);
+            string name = Path.GetFileNameWithoutExtension(file);
+            if (!HeapFolders.ContainsKey(relative.Split(Path.DirectorySeparatorChar)[0]))
+                found.Add($"{relative}: not in a layer folder ({string.Join(", ", HeapFolders.Keys)})");
+            if (!Regex.IsMatch(File.ReadAllText(file), $@"\b(class|struct|record|interface|enum)\s+{Regex.Escape(name)}\b"))
+                found.Add($"{relative}: declares no type {name}");
+        }
+        Assert.Empty(found);
+    }
+
+    [Theory]
+    [MemberData(nameof(HeapFolderNames))]
+    public void A_heap_folder_names_only_types_of_the_folders_below_it(string folder)
+    {
+        var types = HeapTypes();
+        var forbidden = types.Where(t => t.Value != folder && !HeapFolders[folder].Contains(t.Value))
+            .Select(t => Regex.Escape(t.Key)).ToArray();
+        if (forbidden.Length == 0) return;
+        // A whole-word name, bare or as PyInspect.Heap.Name; not a member (x.Name) and not a
+        // property declared with that name (`NumericStatsRecord? NumericStats { get; set; }`).
+        var reference = new Regex($@"(?<!\w)(?<!(?<!PyInspect\.Heap)\.)(?:{string.Join('|', forbidden)})\b(?!\s*\{{\s*(?:get|set|init)\b)");
+        var found = new List<string>();
+        foreach (string file in Sources(Path.Combine(Heap, folder)))
+        {
+            string text = Regex.Replace(File.ReadAllText(file), @"/\*.*?\*/", m => new string('\n', m.Value.Count(c => c == '\n')), RegexOptions.Singleline);
+            string[] lines = text.Split('\n');
+            for (int i = 0; i < lines.Length; i++)
+            {
+                string code = lines[i].Split("//")[0];
+                foreach (Match m in reference.Matches(code))
+                    found.Add($"{Path.GetRelativePath(Heap, file)}:{i + 1}: {m.Value} ({types[m.Value]}/)");
+            }
+        }
         Assert.Empty(found);
     }
 }
