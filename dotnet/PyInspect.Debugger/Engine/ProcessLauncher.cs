@@ -11,7 +11,8 @@ using System.Diagnostics;
 
 namespace PyInspect.Debugger.Engine;
 
-public sealed record LaunchRequest(string Program, IReadOnlyList<string> Args, string? Cwd,
+/// <summary>What to launch: `Program` and `Cwd` absolute and existing (see LaunchPaths).</summary>
+public sealed record LaunchRequest(string Program, IReadOnlyList<string> Args, string Cwd,
     IReadOnlyDictionary<string, string> Env);
 
 /// <summary>A launched program: the shell waiting for it (exit code, output) and the program's own pid.</summary>
@@ -25,12 +26,11 @@ public static class ProcessLauncher
     /// `withDebugger` false); output lines go to the two callbacks.</summary>
     public static LaunchedProgram Start(LaunchRequest request, Action<string> stdout, Action<string> stderr, bool withDebugger = true)
     {
-        string program = Path.GetFullPath(request.Program, request.Cwd ?? Environment.CurrentDirectory);
-        if (!File.Exists(program)) throw new EngineException($"program not found: {program}");
+        string program = request.Program;
         var info = new ProcessStartInfo
         {
             FileName = "/bin/sh",
-            WorkingDirectory = request.Cwd ?? Path.GetDirectoryName(program)!,
+            WorkingDirectory = request.Cwd,
             RedirectStandardInput = true,
             RedirectStandardOutput = true,
             RedirectStandardError = true,

@@ -2,6 +2,7 @@
 // plain .NET values computed in the adapter; everything else stays in the debuggee.
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
+using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -188,11 +189,7 @@ public static class EvalValues
     public static EnumValue MakeEnum(string typeName, long number, IReadOnlyList<(string Name, long Value)> members)
     {
         if (members.Count > 0) EnumMembers[typeName] = members;
-        foreach (var (name, value) in members)
-            if (value == number) return new EnumValue(typeName, number, name);
-        var flags = members.Where(m => m.Value != 0 && (number & m.Value) == m.Value).ToList();
-        if (flags.Count > 0 && flags.Aggregate(0L, (acc, m) => acc | m.Value) == number)
-            return new EnumValue(typeName, number, string.Join(" | ", flags.Select(m => m.Name)));
+        if (EnumNames.Name(members, number) is { } name) return new EnumValue(typeName, number, name);
         return new EnumValue(typeName, number, number.ToString(System.Globalization.CultureInfo.InvariantCulture));
     }
 

@@ -12,7 +12,8 @@ namespace PyInspect.Debugger.Frames;
 
 public static partial class ClosureFrames
 {
-    private const string DisplayClassLocal = "CS$<>8__locals";
+    /// <summary>The local (or, in a state machine, the name StateMachineFrames gives the field) holding a closure.</summary>
+    public const string DisplayClassLocal = "CS$<>8__locals";
 
     [GeneratedRegex(@"^(?<outer>.+?)\.<>c(?:__DisplayClass[\d_]+)?\.<(?<method><Main>\$|[^>]+)>b__(?<n>[\d_]+)$")]
     private static partial Regex LambdaName();

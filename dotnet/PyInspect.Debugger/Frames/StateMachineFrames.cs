@@ -1,6 +1,8 @@
 // Async and iterator methods run inside a compiler-generated state machine's MoveNext:
 // their locals live in its fields (`<value>5__2`, in scope where the PDB says), their
-// parameters in fields named like them, the declaring object in `<>4__this`. A frame of
+// parameters in fields named like them, the declaring object in `<>4__this`, the display
+// class holding locals a lambda captured in `<>8__N` (opened up by ClosureFrames, so such
+// a local is named after an await as before it). A frame of
 // such a MoveNext shows those as the method's own `this`, arguments and locals, under the
 // method's own name (`Program.Steps()`), as the code was written.
 using System.Text.RegularExpressions;
@@ -17,6 +19,10 @@ public static partial class StateMachineFrames
 
     [GeneratedRegex(@"^<(?<name>[^>]+)>5__(?<slot>\d+)$")]
     private static partial Regex HoistedLocal();
+
+    /// <summary>A hoisted display class: the closure of locals a lambda captured.</summary>
+    [GeneratedRegex(@"^<>8__(?<slot>\d+)$")]
+    private static partial Regex HoistedClosure();
 
     /// <summary>"Ns.Type.<Steps>d__10.MoveNext" as the method it implements: "Ns.Type.Steps" (an
     /// async lambda's "Ns.Type.<>c.<<Main>$>b__0_4>d.MoveNext" as "Ns.Type.<>c.<<Main>$>b__0_4",
@@ -65,6 +71,8 @@ public static partial class StateMachineFrames
             else if (!field.Name.StartsWith('<')) arguments.Add(Read(field.Name, "argument"));
             else if (HoistedLocal().Match(field.Name) is { Success: true } hoisted && InScope(scopes, hoisted, frame.IlOffset))
                 locals[hoisted.Groups["name"].Value] = Read(hoisted.Groups["name"].Value, "local");
+            else if (HoistedClosure().Match(field.Name) is { Success: true } closure && InScope(scopes, closure, frame.IlOffset))
+                locals[ClosureFrames.DisplayClassLocal + closure.Groups["slot"].Value] = Read(ClosureFrames.DisplayClassLocal + closure.Groups["slot"].Value, "local");
         }
         return [.. self, .. arguments, .. locals.Values];
     }

@@ -26,23 +26,28 @@ public sealed partial class DebugSession
         return new JsonObject { ["breakpoints"] = new JsonArray([.. created.Select(BreakpointJson)]) };
     }
 
-    /// <summary>By "Namespace.Type.Method", every overload; replaces the previous set.</summary>
+    /// <summary>By name as the user typed it (FunctionName); replaces the previous set. Each
+    /// name is answered on its own: one that cannot be a function name, or has a bad hit
+    /// condition, is `verified: false` with the reason, and the others still bind.</summary>
     private JsonNode SetFunctionBreakpoints(JsonObject arguments)
     {
         var requests = new List<BreakpointRequest>();
+        var refusals = new List<string?>();
         foreach (var item in arguments["breakpoints"]?.AsArray() ?? [])
         {
-            string name = item?["name"]?.GetValue<string>()?.Trim() is { Length: > 0 } given
-                ? given : throw new DapException("every function breakpoint needs a 'name'");
-            if (!name.Split('(')[0].Contains('.'))
-                throw new DapException($"function breakpoint '{name}': use Namespace.Type.Method");
-            string? hit = item!["hitCondition"]?.GetValue<string>();
-            if (!SourceBreakpoint.IsValidHitCondition(hit))
-                throw new DapException($"bad hitCondition '{hit}': use N, == N, >= N, > N, <= N, < N or % N");
-            requests.Add(new BreakpointRequest(0, item["condition"]?.GetValue<string>(), hit, null, name));
+            string name = item?["name"]?.GetValue<string>()?.Trim() ?? "";
+            string? hit = item?["hitCondition"]?.GetValue<string>();
+            string? refusal = FunctionName.TryParse(name, out string why) is null ? why
+                : SourceBreakpoint.IsValidHitCondition(hit) ? null
+                : $"bad hitCondition '{hit}': use N, == N, >= N, > N, <= N, < N or % N";
+            refusals.Add(refusal);
+            if (refusal is null) requests.Add(new BreakpointRequest(0, item!["condition"]?.GetValue<string>(), hit, null, name));
         }
-        IReadOnlyList<SourceBreakpoint> created = _breakpoints.Replace(BreakpointTable.FunctionsKey, requests);
-        return new JsonObject { ["breakpoints"] = new JsonArray([.. created.Select(BreakpointJson)]) };
+        var created = new Queue<SourceBreakpoint>(_breakpoints.Replace(BreakpointTable.FunctionsKey, requests));
+        var answers = refusals.Select(refusal => refusal is null
+            ? BreakpointJson(created.Dequeue())
+            : new JsonObject { ["verified"] = false, ["message"] = refusal });
+        return new JsonObject { ["breakpoints"] = new JsonArray([.. answers]) };
     }
 
     private JsonNode SetExceptionBreakpoints(JsonObject arguments)
@@ -77,11 +82,11 @@ public sealed partial class DebugSession
     private static JsonNode BreakpointJson(SourceBreakpoint bp)
     {
         if (bp.SourcePath == BreakpointTable.FunctionsKey)
-            return new JsonObject
-            {
-                ["id"] = bp.Id, ["verified"] = false,
-                ["message"] = $"pending: no loaded module with symbols has a method {bp.Request.FunctionName}",
-            };
+        {
+            var function = new JsonObject { ["id"] = bp.Id, ["verified"] = bp.Verified };
+            if (!bp.Verified) function["message"] = $"pending: no loaded module with symbols has a method {bp.Request.FunctionName}";
+            return function;
+        }
         var json = new JsonObject
         {
             ["id"] = bp.Id,
@@ -90,7 +95,7 @@ public sealed partial class DebugSession
             ["source"] = new JsonObject { ["path"] = bp.SourcePath, ["name"] = Path.GetFileName(bp.SourcePath) },
         };
         if (bp.Column is { } column) json["column"] = column;
-        if (!bp.Verified) json["message"] = "pending: no loaded module has code at this line yet";
+        if (!bp.Verified) json["message"] = bp.Message ?? "pending: no loaded module has code at this line yet";
         return json;
     }
 }

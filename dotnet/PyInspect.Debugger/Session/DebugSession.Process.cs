@@ -17,10 +17,11 @@ public sealed partial class DebugSession
     {
         if (_debuggee.Engine is not null) throw new DapException("already debugging a process");
         string program = arguments["program"]?.GetValue<string>() ?? throw new DapException("launch needs 'program'");
+        string cwd = LaunchPaths.WorkingDirectory(arguments["cwd"]?.GetValue<string>());
         var request = new LaunchRequest(
-            program,
+            LaunchPaths.Program(program, cwd),
             arguments["args"]?.AsArray().Select(a => a!.GetValue<string>()).ToList() ?? [],
-            arguments["cwd"]?.GetValue<string>(),
+            cwd,
             arguments["env"]?.AsObject().ToDictionary(p => p.Key, p => p.Value?.ToString() ?? "") ?? []);
         bool stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
         _stepFilter.Configure(arguments);

@@ -45,11 +45,11 @@ public sealed partial class DebugSession : IDapHandler, IEngineListener
         _debuggee = new Debuggee(events);
         _threads = new Threads(_debuggee);
         _steppers = new Steppers(_debuggee, _stepFilter);
-        _exceptions = new ExceptionStops(_debuggee);
+        _exceptions = new ExceptionStops(_debuggee, _stepFilter);
         _evaluator = new FrameEvaluator(_debuggee);
         _breakpoints = new Breakpoints(_debuggee, _evaluator);
         _variables = new Variables(_debuggee, _exceptions);
-        _writer = new VariableWriter(_debuggee);
+        _writer = new VariableWriter(_debuggee, _evaluator);
         _goto = new GotoTargets(_debuggee);
         _lifecycle = new DebuggeeLifecycle(_debuggee, this, () =>
         {

@@ -31,7 +31,7 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
         LaunchedProgram launched = ProcessLauncher.Start(request, text => debuggee.SendOutput("stdout", text),
             text => debuggee.SendOutput("stderr", text));
         _launched = launched;
-        _programPath = Path.GetFullPath(request.Program, request.Cwd ?? Environment.CurrentDirectory);
+        _programPath = request.Program;
         try
         {
             ProcessLauncher.WaitForHook(launched, LaunchTimeout);
@@ -89,12 +89,15 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
         return true;
     }
 
+    /// <summary>At the first line of the user's Main body (UserEntry: through an async Main's state machine).</summary>
     private ICorDebugFunctionBreakpoint? CreateEntryBreakpoint()
     {
         if (_programPath is null || debuggee.Modules.Find(_programPath) is not { } program) return null;
-        int entry = ModuleMetadata.Open(program.Path).GetEntryPointToken();
-        if (entry == 0 || program.Module.GetFunctionFromToken(entry, out var main) < 0) return null;
-        if (main.GetILCode(out var code) < 0 || code.CreateBreakpoint(0, out var breakpoint) < 0) return null;
+        var metadata = ModuleMetadata.Open(program.Path);
+        (int Token, int Offset)? entry = program.Symbols is { } symbols
+            ? UserEntry.Find(metadata, symbols) : (metadata.GetEntryPointToken(), 0);
+        if (entry is not { Token: not 0 } at || program.Module.GetFunctionFromToken(at.Token, out var main) < 0) return null;
+        if (main.GetILCode(out var code) < 0 || code.CreateBreakpoint((uint)at.Offset, out var breakpoint) < 0) return null;
         breakpoint.Activate(1);
         return breakpoint;
     }
@@ -186,7 +189,7 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
             text => debuggee.SendOutput("stderr", text), withDebugger: false);
         _launched = launched;
         _runningUndebugged = true;
-        _programPath = Path.GetFullPath(request.Program, request.Cwd ?? Environment.CurrentDirectory);
+        _programPath = request.Program;
         debuggee.Events.SendEvent("process", new JsonObject
         {
             ["name"] = Path.GetFileName(_programPath), ["systemProcessId"] = launched.ProcessId,

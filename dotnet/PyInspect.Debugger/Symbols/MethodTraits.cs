@@ -18,6 +18,7 @@ public sealed class MethodTraits
     private readonly HashSet<int> _accessorsAndOperators = [];
     private readonly HashSet<int> _stepThrough = [];
     private readonly HashSet<int> _nonUser = [];
+    private readonly HashSet<int> _hidden = [];
     private readonly List<int> _all = [];
 
     private MethodTraits(string modulePath)
@@ -32,6 +33,9 @@ public sealed class MethodTraits
                 var accessors = md.GetPropertyDefinition(propertyHandle).GetAccessors();
                 if (!accessors.Getter.IsNil) _accessorsAndOperators.Add(MetadataTokens.GetToken(accessors.Getter));
                 if (!accessors.Setter.IsNil) _accessorsAndOperators.Add(MetadataTokens.GetToken(accessors.Setter));
+                if (Mark(md, md.GetPropertyDefinition(propertyHandle).GetCustomAttributes()) is "DebuggerHiddenAttribute")
+                    foreach (var accessor in (MethodDefinitionHandle[])[accessors.Getter, accessors.Setter])
+                        if (!accessor.IsNil) _hidden.Add(MetadataTokens.GetToken(accessor));
             }
             foreach (var methodHandle in type.GetMethods())
             {
@@ -40,7 +44,9 @@ public sealed class MethodTraits
                 _all.Add(token);
                 if ((method.Attributes & MethodAttributes.SpecialName) != 0 && md.GetString(method.Name).StartsWith("op_", StringComparison.Ordinal))
                     _accessorsAndOperators.Add(token);
-                string? mark = Mark(md, method.GetCustomAttributes()) ?? typeMark;
+                string? own = Mark(md, method.GetCustomAttributes());
+                if (own is "DebuggerHiddenAttribute") _hidden.Add(token);
+                string? mark = own ?? typeMark;
                 if (mark is "DebuggerStepThroughAttribute" or "DebuggerHiddenAttribute") _stepThrough.Add(token);
                 else if (mark is "DebuggerNonUserCodeAttribute") _nonUser.Add(token);
             }
@@ -58,6 +64,10 @@ public sealed class MethodTraits
 
     /// <summary>Methods marked as not user code: stepped through only under just-my-code.</summary>
     public IReadOnlyCollection<int> NonUserCode => _nonUser;
+
+    /// <summary>[DebuggerHidden] (on the method or its property): the debugger neither stops
+    /// nor sets a breakpoint in it, as the attribute's documentation says.</summary>
+    public bool IsHidden(int methodToken) => _hidden.Contains(methodToken);
 
     /// <summary>Every method the module defines.</summary>
     public IReadOnlyList<int> Methods => _all;

@@ -171,6 +171,18 @@ public sealed partial class ModuleMetadata
         }
     }
 
+    /// <summary>Every method named `name` in the module, with its declaring type's C# full
+    /// name (nesting by ".", generic arity stripped): what a function breakpoint is matched against.</summary>
+    public IEnumerable<(string TypeName, EvalMethod Method)> MethodsNamed(string name)
+    {
+        foreach (var typeHandle in _md.TypeDefinitions)
+        {
+            int typeToken = MetadataTokens.GetToken(typeHandle);
+            foreach (var method in Methods(typeToken, name))
+                yield return (StripArity(TypeName(typeHandle)), method);
+        }
+    }
+
     public MethodAttributes MethodAttributesOf(int methodToken) =>
         _md.GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(methodToken & 0xFFFFFF)).Attributes;
 
@@ -183,6 +195,30 @@ public sealed partial class ModuleMetadata
             foreach (var method in Methods(typeToken, name))
                 if (method.IsStatic && method.IsExtension) yield return (typeToken, method);
         }
+    }
+
+    /// <summary>The MoveNext holding an async or iterator method's body, found through the
+    /// [AsyncStateMachine(typeof(...))] the compiler puts on it; null for other methods.</summary>
+    public int? StateMachineMoveNext(int kickoffToken)
+    {
+        var method = _md.GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(kickoffToken & 0xFFFFFF));
+        foreach (var handle in method.GetCustomAttributes())
+        {
+            if (AttributeName(handle) is not ("System.Runtime.CompilerServices.AsyncStateMachineAttribute"
+                or "System.Runtime.CompilerServices.IteratorStateMachineAttribute"
+                or "System.Runtime.CompilerServices.AsyncIteratorStateMachineAttribute")) continue;
+            var blob = _md.GetBlobReader(_md.GetCustomAttribute(handle).Value);
+            if (blob.ReadUInt16() != 1 || blob.ReadSerializedString() is not { } typeName) continue;
+            string nested = typeName[(typeName.LastIndexOf('+') + 1)..];
+            foreach (var typeHandle in _md.GetTypeDefinition(method.GetDeclaringType()).GetNestedTypes())
+            {
+                var type = _md.GetTypeDefinition(typeHandle);
+                if (!_md.StringComparer.Equals(type.Name, nested)) continue;
+                foreach (var moveNext in type.GetMethods())
+                    if (_md.StringComparer.Equals(_md.GetMethodDefinition(moveNext).Name, "MoveNext")) return MetadataTokens.GetToken(moveNext);
+            }
+        }
+        return null;
     }
 
     private string AttributeName(CustomAttributeHandle handle)

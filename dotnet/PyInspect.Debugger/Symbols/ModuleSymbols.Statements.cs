@@ -21,4 +21,9 @@ public sealed partial class ModuleSymbols
     /// <summary>Exactly at the start of a statement (a visible sequence point).</summary>
     public bool IsStatementStart(int methodToken, int ilOffset) =>
         _pointsByMethod.TryGetValue(methodToken, out var points) && points.Any(p => !p.Hidden && p.IlOffset == ilOffset);
+
+    /// <summary>The IL offset of a method's first line of source; null when it has none.</summary>
+    public int? FirstStatementOffset(int methodToken) =>
+        _pointsByMethod.TryGetValue(methodToken, out var points) && points.Any(p => !p.Hidden)
+            ? points.First(p => !p.Hidden).IlOffset : null;
 }

@@ -96,24 +96,12 @@ public sealed partial class ModuleSymbols : IDisposable
             .ToArray();
     }
 
-    /// <summary>
-    /// The PDB document for a path: the same path once both are normalised (slashes, `..`).
-    /// Only where a path cannot be compared whole does the file name decide, and then only a
-    /// unique one: a relative request path, or a deterministic build's `/_/...` document.
-    /// An absolute path elsewhere (`/elsewhere/Program.cs`) is another file.
-    /// </summary>
-    private string? FindDocument(string sourcePath)
-    {
-        string wanted = SourceFileMap.Normalize(sourcePath);
-        foreach (var document in _pointsByDocument.Keys)
-            if (SourceFileMap.Normalize(document) == wanted) return document;
-        bool relative = !wanted.StartsWith('/') && !(wanted.Length > 2 && wanted[1] == ':');
-        string name = Path.GetFileName(wanted);
-        var matches = _pointsByDocument.Keys
-            .Where(d => relative || d.Replace('\\', '/').StartsWith("/_/", StringComparison.Ordinal))
-            .Where(d => Path.GetFileName(d.Replace('\\', '/')) == name).ToList();
-        return matches.Count == 1 ? matches[0] : null;
-    }
+    /// <summary>The PDB document a breakpoint's path means (DocumentMatch), or null.</summary>
+    private string? FindDocument(string sourcePath) => DocumentMatch.Find(sourcePath, _pointsByDocument.Keys).Document;
+
+    /// <summary>The documents a path could mean when it is ambiguous; empty when it is not.</summary>
+    public IReadOnlyList<string> AmbiguousDocuments(string sourcePath) =>
+        DocumentMatch.Find(sourcePath, _pointsByDocument.Keys).Ambiguous;
 
     /// <summary>The nearest non-hidden sequence point at or before the offset.</summary>
     public SourceSpan? GetSourceSpan(int methodToken, int ilOffset)

@@ -22,12 +22,21 @@ public sealed class SourceFileMap
         return new SourceFileMap(pairs);
     }
 
-    /// <summary>Forward slashes, and `..` resolved in an absolute path: the form paths are compared in.</summary>
+    /// <summary>Forward slashes, `.` and `..` resolved (an absolute path's by the OS, a relative
+    /// one's segment by segment, a leading `..` kept): the form paths are compared in.</summary>
     public static string Normalize(string path)
     {
         string slashed = path.Replace('\\', '/');
-        bool rooted = slashed.StartsWith('/') || (slashed.Length > 2 && slashed[1] == ':');
-        return rooted && slashed.StartsWith('/') ? Path.GetFullPath(slashed) : slashed;
+        if (slashed.StartsWith('/')) return Path.GetFullPath(slashed);
+        if (slashed.Length > 2 && slashed[1] == ':') return slashed;
+        var kept = new List<string>();
+        foreach (string segment in slashed.Split('/', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (segment == ".") continue;
+            if (segment == ".." && kept.Count > 0 && kept[^1] != "..") kept.RemoveAt(kept.Count - 1);
+            else kept.Add(segment);
+        }
+        return string.Join('/', kept);
     }
 
     public string ToBuild(string localPath) => Replace(Normalize(localPath), p => p.Local, p => p.Build);

@@ -145,11 +145,7 @@ public static class VariableReader
         cls.GetToken(out int token);
         var members = md.GetEnumMembers(token);
         long value = EnumUnderlying(raw, size);
-        foreach (var (memberName, memberValue) in members)
-            if (memberValue == value) return memberName;
-        var flags = members.Where(m => m.Value != 0 && (value & m.Value) == m.Value).ToList();
-        if (flags.Count > 0 && flags.Aggregate(0L, (acc, m) => acc | m.Value) == value)
-            return string.Join(" | ", flags.Select(m => m.Name));
+        if (EnumNames.Name(members, value) is { } name) return name;
         return hex ? $"0x{value:X}" : value.ToString(System.Globalization.CultureInfo.InvariantCulture);
     }
 

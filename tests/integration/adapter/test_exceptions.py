@@ -116,3 +116,56 @@ def test_user_unhandled_stops_at_the_throw_in_an_async_method_whose_task_carries
         assert "caught in Main: async failure" in printed
     finally:
         peer.close()
+
+
+def test_without_filters_an_exception_about_to_kill_the_process_still_stops() -> None:
+    """As netcoredbg and vsdbg do: the user sees where the process died."""
+    peer = launch_with_filters("unhandled", [])
+    try:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["reason"] == "exception"
+        info = ok(peer.request("exceptionInfo", {"threadId": stopped["threadId"]}))
+        assert (info["exceptionId"], info["breakMode"]) == ("System.ApplicationException", "unhandled")
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] != 0
+    finally:
+        peer.close()
+
+
+def launch_compat(mode: str, filters: list[str], just_my_code: bool) -> WirePeer:
+    peer = WirePeer("--interpreter=vscode")
+    ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+    ok(peer.request("launch", {"program": str(target_dll("CompatSample")), "args": [mode],
+                               "justMyCode": just_my_code}, timeout=30))
+    ok(peer.request("setExceptionBreakpoints", {"filters": filters}))
+    ok(peer.request("configurationDone"))
+    return peer
+
+
+def test_user_unhandled_stops_where_user_code_throws_to_a_debugger_non_user_code_catcher() -> None:
+    """CompatSample `nonuser`: Throwing() (user code) throws; Guard, a [DebuggerNonUserCode]
+    class with source, catches. Under just-my-code that catcher is not the user's code."""
+    peer = launch_compat("nonuser", ["user-unhandled"], just_my_code=True)
+    try:
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["reason"] == "exception" and "not handled in user code" in stopped["description"]
+        frame = top_frame(peer, stopped["threadId"])
+        assert (frame["name"], frame["line"]) == ("CompatSample.Program.Throwing()", marker_line("CompatSample", "throwing"))
+        info = ok(peer.request("exceptionInfo", {"threadId": stopped["threadId"]}))
+        assert (info["exceptionId"], info["breakMode"]) == ("System.InvalidOperationException", "userUnhandled")
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert "guarded from user code\n" in output_of(peer)
+        assert not [e for e in peer.events if e["event"] == "stopped"]
+    finally:
+        peer.close()
+
+
+def test_without_just_my_code_a_debugger_non_user_code_catcher_is_user_code() -> None:
+    peer = launch_compat("nonuser", ["user-unhandled"], just_my_code=False)
+    try:
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert "guarded from user code\n" in output_of(peer)
+        assert not [e for e in peer.events if e["event"] == "stopped"]
+    finally:
+        peer.close()

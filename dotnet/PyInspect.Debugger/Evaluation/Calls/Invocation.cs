@@ -58,7 +58,7 @@ public sealed partial class Interpreter
         {
             TypeRef type => Invocation.CallStatic(this, type, name, values, text),
             RemoteValue remote when Local(remote) is RemoteValue => Invocation.CallMethod(this, remote, name, values, text),
-            _ => Invocation.CallLocal(Local(receiver), name, values, text),
+            _ => Invocation.CallLocalOrExtension(this, Local(receiver), name, values, text),
         };
     }
 
@@ -170,6 +170,25 @@ public static class Invocation
             if (Pick(candidates, arguments, Values.TypeNames.TypeArguments(level)) is { } method)
                 return Run(interpreter, cls, method, Values.TypeNames.TypeArguments(level), interpreter.Context.Pin(target.Value), arguments);
         }
+        if (TryExtension(interpreter, target, name, arguments, out object? result)) return result;
+        throw new EvalException($"'{name}' is not a method of {Types.RuntimeTypeName(target)} taking {arguments.Count} argument(s)");
+    }
+
+    /// <summary>A string's, number's or enum's own method computed here; where it has none, an
+    /// extension method of the loaded modules (`text.WordCount()`), run in the debuggee, as
+    /// C# prefers an instance method and falls back to extensions.</summary>
+    public static object? CallLocalOrExtension(Interpreter interpreter, object? target, string name, List<object?> arguments, string text)
+    {
+        EvalException noSuchMethod;
+        try { return CallLocal(target, name, arguments, text); }
+        catch (EvalException error) { noSuchMethod = error; }
+        if (target is not null && TryExtension(interpreter, target, name, arguments, out object? result)) return result;
+        throw noSuchMethod;
+    }
+
+    /// <summary>An extension method of a module with symbols whose first parameter takes the target.</summary>
+    private static bool TryExtension(Interpreter interpreter, object target, string name, List<object?> arguments, out object? result)
+    {
         foreach (var module in interpreter.Context.Modules.WithSymbols())
         {
             if (ModuleMetadata.TryOpen(module.Path) is not { } md) continue;
@@ -179,10 +198,12 @@ public static class Invocation
                 all.AddRange(arguments);
                 if (method.ParameterTypes.Count != all.Count || Pick([method], all) is null) continue;
                 if (module.Module.GetClassFromToken(typeToken, out var cls) < 0) continue;
-                return Run(interpreter, cls, method with { IsStatic = true }, [], null, all);
+                result = Run(interpreter, cls, method with { IsStatic = true }, [], null, all);
+                return true;
             }
         }
-        throw new EvalException($"'{name}' is not a method of {Types.RuntimeTypeName(target)} taking {arguments.Count} argument(s)");
+        result = null;
+        return false;
     }
 
     public static object? CallIndexer(Interpreter interpreter, RemoteValue target, IReadOnlyList<object?> indices, string text) =>

@@ -22,6 +22,8 @@ public sealed class SourceBreakpoint(int id, string sourcePath, BreakpointReques
     public int Line { get; set; } = request.Line;
     public int? Column { get; set; }
     public bool Verified => Bindings.Count > 0;
+    /// <summary>Why it is not bound, when there is more to say than "pending" (an ambiguous path).</summary>
+    public string? Message { get; set; }
     public int HitCount { get; set; }
     public List<(string ModulePath, int MethodToken, int IlOffset, ICorDebugFunctionBreakpoint Handle)> Bindings { get; } = [];
 
@@ -130,8 +132,16 @@ public sealed class BreakpointTable
             BindFunction(bp, functionName, module);
             return;
         }
-        foreach (var location in module.Symbols.ResolveLine(Map.ToBuild(bp.SourcePath), bp.Request.Line))
+        string buildPath = Map.ToBuild(bp.SourcePath);
+        if (module.Symbols.AmbiguousDocuments(buildPath) is { Count: > 0 } candidates)
+            bp.Message = $"ambiguous: '{bp.SourcePath}' could be any of {string.Join(", ", candidates)}; give more of its path";
+        foreach (var location in module.Symbols.ResolveLine(buildPath, bp.Request.Line))
         {
+            if (MethodTraits.Open(module.Path).IsHidden(location.MethodToken))
+            {
+                bp.Message = "not set: the line is in a [DebuggerHidden] method, where the debugger does not stop";
+                continue;
+            }
             if (module.Module.GetFunctionFromToken(location.MethodToken, out var function) < 0) continue;
             if (function.GetILCode(out var code) < 0) continue;
             if (code.CreateBreakpoint((uint)location.IlOffset, out var handle) < 0) continue;
@@ -142,14 +152,12 @@ public sealed class BreakpointTable
         }
     }
 
-    /// <summary>"Namespace.Type.Method" (every overload; "(...)" after the name ignored) at IL
-    /// offset 0, so it stops on entry, before the method's first statement.</summary>
+    /// <summary>Every method the name means (FunctionName: overloads, generics, nested
+    /// types) at IL offset 0, so it stops on entry, before the method's first statement.</summary>
     private void BindFunction(SourceBreakpoint bp, string function, LoadedModule module)
     {
-        string name = function.Split('(')[0].Trim();
-        int dot = name.LastIndexOf('.');
-        if (dot <= 0 || module.Metadata is not { } metadata) return;
-        foreach (int token in metadata.FindMethods(name[..dot], name[(dot + 1)..]))
+        if (FunctionName.TryParse(function, out _) is not { } name || module.Metadata is not { } metadata) return;
+        foreach (int token in name.Match(metadata).Where(t => !MethodTraits.Open(module.Path).IsHidden(t)))
         {
             if (module.Module.GetFunctionFromToken(token, out var target) < 0) continue;
             if (target.GetILCode(out var code) < 0 || code.CreateBreakpoint(0, out var handle) < 0) continue;

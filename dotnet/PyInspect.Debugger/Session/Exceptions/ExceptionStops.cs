@@ -1,6 +1,9 @@
 // The exception filters (setExceptionBreakpoints), the exception events that stop on them,
 // and the exception each thread is stopped at (exceptionInfo, `$exception`). Filters: "all" stops where any exception is first thrown (caught or not), "user-unhandled"
-// where one is about to go unhandled. A filter's condition (DAP filterOptions) names the
+// where one is about to go unhandled, or leaves user code for a catcher that is not user
+// code (no source; under just-my-code also [DebuggerNonUserCode], [DebuggerStepThrough]
+// and [DebuggerHidden] code). An exception about to kill the process always stops, with
+// any filters or none, as netcoredbg and vsdbg stop: the user sees where it died. A filter's condition (DAP filterOptions) names the
 // exception types to stop on, comma-separated, "!" before a name to exclude it.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
@@ -9,7 +12,7 @@ using PyInspect.Debugger.Protocol;
 
 namespace PyInspect.Debugger.Session;
 
-public sealed class ExceptionStops(Debuggee debuggee)
+public sealed class ExceptionStops(Debuggee debuggee, StepFilter stepFilter)
 {
     private const int FirstChance = 1, CatchHandlerFound = 3, Unhandled = 4;
     private readonly object _exceptionGate = new();
@@ -67,9 +70,8 @@ public sealed class ExceptionStops(Debuggee debuggee)
         ExceptionTypeFilter? filter;
         lock (_exceptionGate)
         {
-            filter = _exceptionFilters.GetValueOrDefault(filterId);
-            // An unhandled exception also stops under "all" when only that filter is on.
-            if (filter is null && eventType == Unhandled) filter = _exceptionFilters.GetValueOrDefault("all");
+            // An exception about to kill the process stops whatever the filters say.
+            filter = eventType == Unhandled ? ExceptionTypeFilter.Any : _exceptionFilters.GetValueOrDefault(filterId);
         }
         if (filter is null || thread.GetCurrentException(out var exception) < 0) return null;
         if (filterId == "user-unhandled" && eventType == CatchHandlerFound && !FirstUserUnhandledStop(exception)) return null;
@@ -91,11 +93,14 @@ public sealed class ExceptionStops(Debuggee debuggee)
     /// a web framework catches whatever an endpoint throws and answers 500.</summary>
     private bool LeavesUserCode(uint threadId, ICorDebugThread thread, ExceptionHandlerSite? handler)
     {
-        if (handler is null || debuggee.Modules.Find(handler.ModulePath)?.Symbols is not null) return false;
+        if (handler is null || IsUserCode(handler.ModulePath, handler.MethodToken)) return false;
         List<FrameInfo> frames = debuggee.Walk(threadId, thread, 400);
         int catching = frames.FindIndex(f => f.ModulePath == handler.ModulePath && f.MethodToken == handler.MethodToken);
-        return catching > 0 && frames.Take(catching).Any(f => f.Source is not null);
+        return catching > 0 && frames.Take(catching).Any(f => f.Source is not null && IsUserCode(f.ModulePath, f.MethodToken));
     }
+
+    private bool IsUserCode(string modulePath, int methodToken) =>
+        debuggee.Modules.Find(modulePath)?.Symbols is not null && stepFilter.IsUserCode(modulePath, methodToken);
 
     private ulong _lastUserUnhandled;
 

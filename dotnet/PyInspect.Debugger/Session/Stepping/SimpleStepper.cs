@@ -29,7 +29,10 @@ public static class SimpleStepper
         var ranges = StatementRanges(frame, modules);
         if (ranges.Length == 0)
         {
-            EngineException.ThrowIfFailed(stepper.Step(stepIn), "ICorDebugStepper.Step");
+            // A frame without source (the compiler's `<Main>` of an async Main): a step over
+            // would run the whole call it is in; a just-my-code step in stops at the next line
+            // of user code, inside the call or back in a caller.
+            EngineException.ThrowIfFailed(stepper.Step(1), "ICorDebugStepper.Step");
             return stepper;
         }
         fixed (CorDebugStepRange* p = ranges)

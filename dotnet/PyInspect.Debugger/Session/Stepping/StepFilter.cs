@@ -46,6 +46,14 @@ public sealed class StepFilter
                 marked.SetJMCStatus(0);
     }
 
+    /// <summary>A method of a module with symbols that is the user's: not stepped through
+    /// ([DebuggerStepThrough], [DebuggerHidden]) and, under just-my-code, not [DebuggerNonUserCode].</summary>
+    public bool IsUserCode(string modulePath, int methodToken)
+    {
+        MethodTraits traits = MethodTraits.Open(modulePath);
+        return !traits.StepThrough.Contains(methodToken) && !(JustMyCode && traits.NonUserCode.Contains(methodToken));
+    }
+
     /// <summary>Does a step in that arrived in this method pass over it (a property accessor or an operator)?</summary>
     public bool PassesOver(FrameInfo frame) =>
         FilterAccessorsAndOperators && frame.Module is { Symbols: not null } module
