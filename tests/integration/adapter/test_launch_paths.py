@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from support.adapter_session import ok, output_of
 from support.dap_wire import WirePeer
 from support.targets import BUILD_DIR, target_dll
