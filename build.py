@@ -122,12 +122,18 @@ def publish_older_runtime_debuggees(dotnet: str, env: dict[str, str]) -> None:
         raise SetupError(f"publish finished but these debuggees are incomplete: {', '.join(missing)}")
 
 
+NODE_MAJOR = 20  # the DAP schema generator and the MCP SDK client need it
+
+
 def install_node_clients() -> None:
     """Clients we did not write (VS Code's DebugClient, the TypeScript MCP SDK), pinned by
     tests/node/package-lock.json: the tests drive the adapter and server through them."""
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        raise SetupError("node and npm are not on PATH; the outside-client tests need Node.js 18+")
+    npm, node = shutil.which("npm"), shutil.which("node")
+    if npm is None or node is None:
+        raise SetupError(f"node and npm are not on PATH; the outside-client tests need Node.js {NODE_MAJOR}+")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    if int(version.lstrip("v").split(".")[0] or 0) < NODE_MAJOR:
+        raise SetupError(f"the outside-client tests need Node.js {NODE_MAJOR}+, this is {version}")
     run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--prefix", str(NODE_CLIENTS)])
 
 
