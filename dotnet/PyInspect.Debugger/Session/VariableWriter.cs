@@ -2,8 +2,9 @@
 // by func-eval) or null written into a local, an argument, a field or an array element of
 // the stopped process. Making a string runs code, which leaves values read before it
 // stale, so the target is located afresh after that. In a frame (a local, an argument, or
-// setExpression) any other value is what VS Code's "Set Value" sends, a C# expression:
-// evaluated there and assigned by C#'s conversions, as netcoredbg and vsdbg do.
+// setExpression; for an object's member, the top frame of the thread that stopped) any
+// other value is what VS Code's "Set Value" sends, a C# expression: evaluated there and
+// assigned by C#'s conversions, as netcoredbg and vsdbg do.
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Evaluation;
 using PyInspect.Debugger.Frames;
@@ -14,31 +15,33 @@ namespace PyInspect.Debugger.Session;
 
 public sealed class VariableWriter(Debuggee debuggee, FrameEvaluator evaluator)
 {
-    /// <summary>setVariable: the variable `name` among a reference's children, read afresh after the write.</summary>
+    /// <summary>setVariable: the variable `name` among a reference's children, read afresh
+    /// after the write. A value that is not a literal is evaluated in the frame the variable
+    /// belongs to, or, for an object's member, in the top frame of the thread that stopped.</summary>
     public VariableView SetVariable(object source, string name, string text, bool hex) =>
-        source is FrameScope scope
-            ? AssignInFrame(scope.FrameId, name, text, hex, () => Locate(source, name))
-            : Assign(name, text, hex, () => Locate(source, name));
+        AssignOrEvaluate(source is FrameScope scope ? scope.FrameId : null, name, text, hex, () => Locate(source, name));
 
     /// <summary>setExpression: an assignable path (a local, an argument, a field path, an
     /// array element) in a frame, given the same values as setVariable.</summary>
     public VariableView SetExpression(int frameId, string expression, string text, bool hex)
     {
         debuggee.Frame(frameId);  // rejects an unknown id now
-        return AssignInFrame(frameId, expression, text, hex, () => FramePath.Evaluate(expression, debuggee.Frame(frameId)));
+        return AssignOrEvaluate(frameId, expression, text, hex, () => FramePath.Evaluate(expression, debuggee.Frame(frameId)));
     }
 
-    /// <summary>A literal is written as it is; anything else is evaluated in the frame as
-    /// `name = (value)`, so C# decides the conversion (char from another char, long from
-    /// an int sum, an enum member) and refuses by name what it cannot convert.</summary>
-    private VariableView AssignInFrame(int frameId, string name, string text, bool hex, Func<ICorDebugValue> locate)
+    /// <summary>A literal is written as it is; anything else is a C# expression, evaluated and
+    /// written by C#'s implicit conversions (a char from another char, a long from an int sum,
+    /// an enum member), refused by name where C# would not convert it.</summary>
+    private VariableView AssignOrEvaluate(int? frameId, string name, string text, bool hex, Func<ICorDebugValue> locate)
     {
         try { return Assign(name, text, hex, locate); }
         catch (DapException literal)
         {
-            using (EvalContext context = evaluator.NewEvalContext(debuggee.Frame(frameId)))
+            FrameInfo frame = frameId is { } id ? debuggee.Frame(id)
+                : debuggee.TopFrame(debuggee.StopThreadId) ?? throw new DapException(literal.Message);
+            using (EvalContext context = evaluator.NewEvalContext(frame))
             {
-                try { ExpressionEvaluator.Evaluate($"{name} = ({text})", context, hex); }
+                try { ValueWriter.Write(context, locate, Interpreter.Evaluate(text, context), compound: false, name); }
                 catch (Exception error) when (error is EvalException or ValuePathException)
                 {
                     throw new DapException($"cannot set '{name}' to '{text}': {literal.Message}; as a C# expression: {error.Message}");

@@ -59,3 +59,19 @@ def test_a_captured_local_is_named_after_an_await_and_extension_methods_are_foun
         ok(peer.request("continue", {"threadId": paused.thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
         assert "read 12\n" in output_of(peer) and "captured 11\n" in output_of(peer)
+
+
+def test_set_variable_on_an_objects_member_evaluates_in_the_stopped_frame() -> None:
+    """No frame comes with an object's member: the value is evaluated where the thread stopped."""
+    with launched("InspectSample", args=["props"], markers=["props"]) as peer:
+        paused = PausedAt(peer)
+        account = frame_variables(peer, paused.frame)["account"]["variablesReference"]
+        answer = ok(peer.request("setVariable", {"variablesReference": account, "name": "Owner",
+                                                  "value": 'account.Owner + "!"'}, timeout=60))
+        assert answer["value"] == '"Ada!"'
+        refused = peer.request("setVariable", {"variablesReference": account, "name": "Owner", "value": "numbers.Count"},
+                               timeout=60)
+        assert refused["success"] is False and "Owner" in refused["message"], refused
+        ok(peer.request("continue", {"threadId": paused.thread}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert "Ada! 3 3 2 3 2\n" in output_of(peer)
