@@ -53,7 +53,8 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
                  log_message: str | None = None) -> BreakpointInfo:
         """Set a breakpoint (breakpoint_set): a source line, or a method by name.
 
-        Args: file (full path of the .cs file) and line, or function (Namespace.Type.Method);
+        Args: file (full path of the .cs file) and line, or function (Method, Type.Method or
+        Namespace.Type.Method, optionally with a parameter list);
         condition (C#, parsed now), hit_count (stop from the Nth hit), log_message (print
         instead of stopping). Returns its BreakpointInfo (``verified`` once bound).
         Raises InvalidParameterError (no such file, bad condition).

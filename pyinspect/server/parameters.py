@@ -82,8 +82,9 @@ WaitForStop = Annotated[bool, Field(description="Block until the next stop or ex
 StepMode = Annotated[Literal["over", "into", "out"], Field(description="Step over the line, into its call, or out")]
 File = Annotated[str | None, Field(description="Full path of the .cs source file (with line)")]
 Line = Annotated[int | None, Field(description="1-based source line (with file)")]
-Function = Annotated[str | None, Field(description="Instead of file and line: a method, Namespace.Type.Method "
-                                                   "(every overload), e.g. WebApp.PricingService.ComputeTotalAsync")]
+Function = Annotated[str | None, Field(description="Instead of file and line: a method, Method, Type.Method or "
+                                                   "Namespace.Type.Method (every overload, or those a parameter list "
+                                                   "such as (int, string) picks), e.g. PricingService.ComputeTotalAsync")]
 LogMessage = Annotated[str | None, Field(description="Make it a log point: print this text (with {expression} "
                                                      "parts evaluated) to process_output instead of stopping")]
 ClearFilter = Annotated[bool, Field(description="true: remove this filter (the other one stays)")]

@@ -86,7 +86,7 @@ class BreakpointTable:
     def add_function(self, function: str, condition: str | None, hit_count: int | None,
                      log_message: str | None = None) -> Breakpoint:
         if not function.strip():
-            raise InvalidParameterError("function must name a method (Namespace.Type.Method)")
+            raise InvalidParameterError("function must name a method (Method, Type.Method or Namespace.Type.Method)")
         _check_hit_count(hit_count)
         return self._store(Breakpoint(0, None, None, condition or None, hit_count, function=function.strip(),
                                       log_message=log_message or None))

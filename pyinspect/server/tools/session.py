@@ -115,7 +115,8 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
     def breakpoint_set(file: File = None, line: Line = None, function: Function = None, condition: Condition = None,
                        hit_count: HitCount = None, log_message: LogMessage = None) -> BreakpointAnswer:
         """Break at a source line (file: full path of the .cs file, and line) or at the start
-        of a method (function: Namespace.Type.Method, every overload). Allowed before any
+        of a method (function: Method, Type.Method or Namespace.Type.Method; every overload,
+        or those a parameter list such as `Compute(int, string)` picks). Allowed before any
         session: pending until debug_launch/debug_attach, kept across launches; check
         `verified` (and `message`) with breakpoint_list after the launch. condition: a C#
         boolean expression, parsed now (a syntax error is INVALID_PARAMETER); hit_count:
