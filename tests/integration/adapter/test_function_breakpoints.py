@@ -102,3 +102,24 @@ def test_a_name_pending_before_launch_binds_when_its_module_loads() -> None:
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
     finally:
         peer.close()
+
+
+def test_a_function_breakpoint_on_an_async_method_stops_on_the_first_line_of_its_body() -> None:
+    """Its code runs in the state machine's MoveNext; the kickoff stub has no source."""
+    peer = WirePeer("--interpreter=vscode")
+    try:
+        ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+        ok(peer.request("launch", {"program": str(target_dll(COMPAT)), "args": ["captured"]}, timeout=30))
+        [bp] = ok(peer.request("setFunctionBreakpoints", {"breakpoints": [{"name": "Captured(int)"}]}))["breakpoints"]
+        body_start = marker_line(COMPAT, "captured_start")
+        assert bp["verified"] is True and bp["line"] in (body_start - 1, body_start), bp
+        ok(peer.request("configurationDone"))
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["hitBreakpointIds"] == [bp["id"]]
+        frame = top_frame(peer, stopped["threadId"])
+        assert (frame["name"], frame["line"]) == ("CompatSample.Program.Captured()", bp["line"])
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert not [e for e in peer.events if e["event"] == "stopped"], "the breakpoint is on entry only, not at every resume"
+    finally:
+        peer.close()

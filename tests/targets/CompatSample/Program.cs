@@ -92,7 +92,7 @@ public static class Program
 
     private static async Task<int> Captured(int seed)
     {
-        int mainVar = seed * 2;
+        int mainVar = seed * 2; // @bp captured_start
         Func<int> read = () => mainVar + 1;
         await Task.Delay(1);
         mainVar += 1;

@@ -153,17 +153,21 @@ public sealed class BreakpointTable
     }
 
     /// <summary>Every method the name means (FunctionName: overloads, generics, nested
-    /// types) at IL offset 0, so it stops on entry, before the method's first statement.</summary>
+    /// types) on entry: IL offset 0, before the method's first statement; for an async or
+    /// iterator method, the first line of its body in the state machine's MoveNext (its
+    /// kickoff stub has no source).</summary>
     private void BindFunction(SourceBreakpoint bp, string function, LoadedModule module)
     {
         if (FunctionName.TryParse(function, out _) is not { } name || module.Metadata is not { } metadata) return;
-        foreach (int token in name.Match(metadata).Where(t => !MethodTraits.Open(module.Path).IsHidden(t)))
+        foreach (int method in name.Match(metadata).Where(t => !MethodTraits.Open(module.Path).IsHidden(t)))
         {
+            (int token, int offset) = metadata.StateMachineMoveNext(method) is { } moveNext
+                && module.Symbols?.FirstStatementOffset(moveNext) is { } first ? (moveNext, first) : (method, 0);
             if (module.Module.GetFunctionFromToken(token, out var target) < 0) continue;
-            if (target.GetILCode(out var code) < 0 || code.CreateBreakpoint(0, out var handle) < 0) continue;
+            if (target.GetILCode(out var code) < 0 || code.CreateBreakpoint((uint)offset, out var handle) < 0) continue;
             handle.Activate(1);
-            bp.Bindings.Add((module.Path, token, 0, handle));
-            if (bp.Column is null && module.Symbols?.GetSourceSpan(token, 0) is { } span)
+            bp.Bindings.Add((module.Path, token, offset, handle));
+            if (bp.Column is null && module.Symbols?.GetSourceSpan(token, offset) is { } span)
                 (bp.SourcePath, bp.Line, bp.Column) = (Map.ToLocal(span.SourcePath), span.Line, span.Column);
         }
     }
