@@ -181,10 +181,6 @@ public sealed partial class ModuleSymbols : IDisposable
     public bool HasSource(int methodToken) =>
         _pointsByMethod.TryGetValue(methodToken, out var points) && points.Any(p => !p.Hidden);
 
-    /// <summary>Method tokens for a function breakpoint: type by full name ("A.B.Outer.Inner" or "+"), method by name.</summary>
-    public IReadOnlyList<int> FindMethods(string typeFullName, string methodName) =>
-        ModuleMetadata.Open(ModulePath).FindMethods(typeFullName, methodName);
-
     public void Dispose()
     {
         _pdbProvider.Dispose();  // the PE reader belongs to the module's ModuleMetadata
