@@ -50,6 +50,6 @@ def missing_for_namespaces() -> list[str]:
     missing = [_NAMES[c] for c in (CAP_SYS_ADMIN, CAP_SYS_CHROOT) if not has_capability(c)]
     if not missing:
         return []
-    return [f"debugging a process in another mount namespace (a container) enters that namespace: "
+    return [(f"debugging a process in another mount namespace (a container) enters that namespace: "
             f"pyinspect needs {' and '.join(missing)} (run it as root, or give the debug container "
-            "those capabilities)"]
+            "those capabilities)")]

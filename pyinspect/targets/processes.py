@@ -16,7 +16,7 @@ from pathlib import Path
 from pyinspect.errors import PyInspectError
 from pyinspect.models.runtimes import DotnetProcess, TargetRuntime
 from pyinspect.targets.privileges import missing_for_namespaces, missing_for_ptrace
-from pyinspect.targets.process_view import view_of
+from pyinspect.targets.process_view import ProcessView, view_of
 from pyinspect.targets.runtimes import coreclr_paths, runtime_in_folder
 
 __all__ = ["list_dotnet_processes"]
@@ -41,18 +41,14 @@ def list_dotnet_processes() -> list[DotnetProcess]:
 
 def _describe(pid: int, coreclrs: list[str]) -> DotnetProcess:
     try:
-        view = view_of(pid)
+        view: ProcessView | None = view_of(pid)
     except PyInspectError:
         view = None
-    where = {} if view is None else {"namespace_pid": view.namespace_pid, "container_id": view.container_id,
-                                     "in_container": view.in_container}
-    command_line = _command_line(pid)
     ptrace = missing_for_ptrace(pid)
     if len(coreclrs) > 1 or view is None:
         why = (f"several .NET runtimes loaded ({', '.join(coreclrs)}): not supported" if view is not None
                else "; ".join(ptrace) or f"cannot read /proc/{pid}")
-        return DotnetProcess(pid=pid, command_line=command_line, runtime=None, can_debug=False,
-                             can_read_heap=False, reason=why, **where)
+        return _row(pid, view, None, False, False, why)
     runtime = runtime_in_folder(Path(coreclrs[0]).parent, view)
     unreachable = _unreachable(runtime) if not ptrace else []
     namespaces = missing_for_namespaces() if view.other_mount_namespace else []
@@ -60,8 +56,15 @@ def _describe(pid: int, coreclrs: list[str]) -> DotnetProcess:
     can_read_heap = runtime.dac_path is not None and not ptrace and not unreachable
     can_debug = runtime.dbi_path is not None and not ptrace and not unreachable and not namespaces
     reasons = list(dict.fromkeys(missing + ptrace + namespaces))
-    return DotnetProcess(pid=pid, command_line=command_line, runtime=runtime, can_debug=can_debug,
-                         can_read_heap=can_read_heap, reason="; ".join(reasons) or None, **where)
+    return _row(pid, view, runtime, can_debug, can_read_heap, "; ".join(reasons) or None)
+
+
+def _row(pid: int, view: ProcessView | None, runtime: TargetRuntime | None, can_debug: bool, can_read_heap: bool,
+         reason: str | None) -> DotnetProcess:
+    return DotnetProcess(
+        pid=pid, command_line=_command_line(pid), runtime=runtime, can_debug=can_debug, can_read_heap=can_read_heap,
+        reason=reason, namespace_pid=view.namespace_pid if view else None,
+        container_id=view.container_id if view else None, in_container=view.in_container if view else False)
 
 
 def _missing_parts(runtime: TargetRuntime) -> list[str]:
@@ -78,11 +81,11 @@ def _unreachable(runtime: TargetRuntime) -> list[str]:
     try:
         os.listdir(runtime.folder)
     except OSError as exc:
-        return [f"the runtime folder {runtime.target_folder} of the process is not readable at "
-                f"{runtime.folder}: {exc.strerror}"]
+        return [(f"the runtime folder {runtime.target_folder} of the process is not readable at "
+                f"{runtime.folder}: {exc.strerror}")]
     if not (Path(runtime.folder) / "libcoreclr.so").is_file():
-        return [f"the runtime folder {runtime.target_folder} of the process has no libcoreclr.so at "
-                f"{runtime.folder}: it was replaced or hidden after the process started"]
+        return [(f"the runtime folder {runtime.target_folder} of the process has no libcoreclr.so at "
+                f"{runtime.folder}: it was replaced or hidden after the process started")]
     return []
 
 

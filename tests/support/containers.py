@@ -117,9 +117,10 @@ def require_root() -> None:
 
 
 @contextmanager
-def running_container(app: ContainerApp, workdir: Path, *args: str) -> Iterator[Container]:
+def running_container(app: ContainerApp, workdir: Path, *args: str, pid_namespace: bool = True) -> Iterator[Container]:
     """Start ``app`` in new namespaces; always killed afterwards (it is its pid namespace's
-    init: killing it ends everything in the namespace)."""
+    init: killing it ends everything in the namespace). ``pid_namespace=False`` shares the
+    host's pids (a pod whose containers share one pid namespace)."""
     require_root()
     root = workdir / "ctr-root"
     root.mkdir()
@@ -127,7 +128,7 @@ def running_container(app: ContainerApp, workdir: Path, *args: str) -> Iterator[
     env.update(CTR_ROOT=str(root), CTR_APP=str(app.app_folder), CTR_HOST_DOTNET=HOST_DOTNET,
                CTR_RUNTIME=str(app.runtime_folder or ""))
     launcher = subprocess.Popen(
-        ["unshare", "--pid", "--fork", "--kill-child", "--mount", "--propagation", "private",
+        ["unshare", *(["--pid"] if pid_namespace else []), "--fork", "--kill-child", "--mount", "--propagation", "private",
          "sh", "-c", _SETUP, "ctr-setup", *app.command, *args],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
@@ -191,3 +192,11 @@ def _end(launcher: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             launcher.kill()
             launcher.wait(timeout=15)
+
+
+def in_other_mount_namespace(*command: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """A command in a mount namespace of its own with a private /tmp, sharing the host's pids:
+    pyinspect as a sidecar (kubectl debug --target, shareProcessNamespace)."""
+    script = 'mount -t tmpfs sidecar-tmp /tmp && exec "$@"'
+    return subprocess.run([*prefix, "unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sidecar",
+                           *command], capture_output=True, text=True, timeout=300, check=False)
