@@ -76,7 +76,7 @@ class HeapReader:
         if not dump.is_file():
             raise DumpError(f"dump file not found: {dump}", path=str(dump))
         explicit = dac is not None
-        candidates = [str(Path(dac).expanduser().resolve())] if dac is not None else dump_dac_candidates(dac_search_path)
+        candidates = [os.path.abspath(Path(dac).expanduser())] if dac is not None else dump_dac_candidates(dac_search_path)
         return cls(lambda h: h.HeapTarget.OpenDump(str(dump), _string_array(candidates), explicit),
                    f"dump {dump}", path=str(dump))
 

@@ -16,14 +16,20 @@ from mcp import Client
 from pyinspect.server import create_server
 
 
+def command_of(process: psutil.Process) -> str:
+    try:
+        return " ".join(process.cmdline())
+    except psutil.Error:  # gone, or a zombie
+        return ""
+
+
 def adapters_of(pid: int) -> list[psutil.Process]:
-    return [p for p in psutil.Process(pid).children(recursive=True)
-            if any("PyInspect.Debugger" in part for part in p.cmdline())]
+    return [p for p in psutil.Process(pid).children(recursive=True) if "PyInspect.Debugger" in command_of(p)]
 
 
 def watchdogs_finish(seconds: float = 60.0) -> bool:
     watchdogs = [p for p in psutil.Process().children(recursive=True)
-                 if any("pyinspect.session.watchdog" in part for part in p.cmdline())]
+                 if "pyinspect.session.watchdog" in command_of(p)]
     _, alive = psutil.wait_procs(watchdogs, timeout=seconds)
     return not alive
 
