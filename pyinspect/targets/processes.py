@@ -51,7 +51,7 @@ def _describe(pid: int, coreclrs: list[str]) -> DotnetProcess:
         return _row(pid, view, None, False, False, why)
     runtime = runtime_in_folder(Path(coreclrs[0]).parent, view)
     unreachable = _unreachable(runtime) if not ptrace else []
-    namespaces = missing_for_namespaces() if view.other_mount_namespace else []
+    namespaces = missing_for_namespaces() if view.other_mount_namespace else _pid_namespace_only(view)
     missing = unreachable or _missing_parts(runtime)
     can_read_heap = runtime.dac_path is not None and not ptrace and not unreachable
     can_debug = runtime.dbi_path is not None and not ptrace and not unreachable and not namespaces
@@ -74,6 +74,15 @@ def _missing_parts(runtime: TargetRuntime) -> list[str]:
     if runtime.dac_path is None:
         missing.append(f"no libmscordaccore.so (DAC) in {runtime.folder}")
     return missing
+
+
+def _pid_namespace_only(view: ProcessView) -> list[str]:
+    """A process with its own pids but pyinspect's files (and so pyinspect's /proc) cannot be
+    debugged: its DBI would look its pid inside up in a /proc that numbers pids otherwise."""
+    if not view.other_pid_namespace or view.namespace_pid == view.pid:
+        return []
+    return [f"the process has pid {view.namespace_pid} in its own pid namespace but shares pyinspect's mount "
+            "namespace: debugging needs its own /proc (a container with both namespaces works)"]
 
 
 def _unreachable(runtime: TargetRuntime) -> list[str]:

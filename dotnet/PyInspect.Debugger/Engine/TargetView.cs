@@ -6,7 +6,7 @@
 namespace PyInspect.Debugger.Engine;
 
 /// <summary>One process as the adapter reaches it.</summary>
-public sealed record TargetView(int ProcessId, int NamespacePid, string Root, bool OtherMountNamespace)
+public sealed record TargetView(int ProcessId, int NamespacePid, string Root, bool OtherMountNamespace, string TempFolder)
 {
     private const int MaxLinks = 40;
     private readonly System.Collections.Concurrent.ConcurrentDictionary<string, string> _reached = new(StringComparer.Ordinal);
@@ -31,7 +31,20 @@ public sealed record TargetView(int ProcessId, int NamespacePid, string Root, bo
             if (pids.Length > 0) namespacePid = int.Parse(pids[^1], System.Globalization.CultureInfo.InvariantCulture);
         }
         bool otherMount = Namespace(processId, "mnt") != Namespace(Environment.ProcessId, "mnt");
-        return new TargetView(processId, namespacePid, otherMount ? $"/proc/{processId}/root" : "/", otherMount);
+        return new TargetView(processId, namespacePid, otherMount ? $"/proc/{processId}/root" : "/", otherMount,
+            TempFolderOf(processId));
+    }
+
+    /// <summary>$TMPDIR the process started with, else /tmp: where its runtime's pipes are.</summary>
+    private static string TempFolderOf(int processId)
+    {
+        try
+        {
+            foreach (string entry in File.ReadAllText($"/proc/{processId}/environ").Split('\0'))
+                if (entry.StartsWith("TMPDIR=", StringComparison.Ordinal) && entry.Length > 7) return entry[7..];
+        }
+        catch (Exception exc) when (exc is IOException or UnauthorizedAccessException) { }
+        return "/tmp";
     }
 
     /// <summary>The path the adapter opens for a path the process names. Links inside are

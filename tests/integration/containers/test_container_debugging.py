@@ -1,7 +1,8 @@
 """Our adapter attached by host pid to a .NET process in its own pid and mount namespaces
 (its runtime, debugger pipes and /proc only inside): a line breakpoint binds by the host's
 source path (the PDB names the path the app was built at), the stop shows its stack,
-locals and an evaluation that calls methods, and after detach the program runs on."""
+locals and an evaluation that calls methods, a step over runs the line in the program, and
+after detach the program runs on."""
 
 from __future__ import annotations
 
@@ -48,7 +49,11 @@ def test_attach_by_host_pid_breaks_at_a_line_shows_stack_and_evaluates_then_deta
         assert evaluate("MemoryTruth.Truth.Hex(customer)") == f'"{truth["customer"]["address"]}"'
         assert evaluate("System.Environment.ProcessId") == str(truth["pid"])
         assert evaluate("bag.Dict.Count + bag.Ints.IndexOf(12)") == str(truth["collections"]["Dict"]["count"] + 2)
+        ok(peer.request("next", {"threadId": stopped["threadId"]}))
+        stepped = peer.wait_event("stopped", timeout=60)["body"]
+        assert stepped["reason"] == "step"
+        assert top_frame(peer, stepped["threadId"])["line"] == marker_line("MemoryTruth", "echo") - 1  # the loop
+        assert container_target.echoed("while attached", timeout=5.0), "the line stepped over ran in the program"
         ok(peer.request("disconnect", {}))  # after attach: detach, not terminate
         peer.proc.wait(timeout=30)
-    assert container_target.echoed("while attached"), "the line stopped at must run on after detach"
     assert container_target.echo("after detach"), "the program must run after detach"

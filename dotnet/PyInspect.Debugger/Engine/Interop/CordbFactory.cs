@@ -22,8 +22,12 @@ public static unsafe class CordbFactory
     /// from inside the target's mount namespace (MountNamespace), where that path does not exist.</remarks>
     public static ICorDebug Create(TargetView view)
     {
+        if (view.NamespacePid != view.ProcessId && !view.OtherMountNamespace)
+            throw new EngineException($"process {view.ProcessId} has pid {view.NamespacePid} in its own pid namespace but shares "
+                + "the debugger's mount namespace: its runtime's pipes and /proc entries name a pid this /proc numbers otherwise "
+                + "(not supported; a container with its own mount namespace works)");
         TargetRuntime runtime = TargetRuntime.Of(view);
-        nint dbi = LoadDbi(runtime.DbiPath);
+        nint dbi = view.OtherMountNamespace ? LoadDbiWithTemp(runtime.DbiPath, view.TempFolder) : LoadDbi(runtime.DbiPath);
         if (view.OtherMountNamespace) PreloadDac(runtime);
         var create = (delegate* unmanaged<int, uint, nint, nint, nint*, int>)
             NativeLibrary.GetExport(dbi, "CoreCLRCreateCordbObjectEx");
@@ -35,6 +39,19 @@ public static unsafe class CordbFactory
         EngineException.ThrowIfFailed(cordb.Initialize(), "ICorDebug.Initialize");
         return cordb;
     }
+
+    /// <summary>The DBI's PAL names the pipes in $TMPDIR: for a process in a container that is
+    /// the process's own temp folder. Set in the adapter's native environment before the DBI
+    /// initialises and left so (the adapter debugs one process; the processes it launches get
+    /// .NET's own copy of the environment, not this one).</summary>
+    private static nint LoadDbiWithTemp(string path, string tempFolder)
+    {
+        setenv("TMPDIR", tempFolder.TrimEnd('/') + "/", 1);
+        return LoadDbi(path);
+    }
+
+    [DllImport("libc", SetLastError = true)]
+    private static extern int setenv(string name, string value, int overwrite);
 
     private static void PreloadDac(TargetRuntime runtime)
     {
