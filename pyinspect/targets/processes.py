@@ -81,8 +81,8 @@ def _pid_namespace_only(view: ProcessView) -> list[str]:
     debugged: its DBI would look its pid inside up in a /proc that numbers pids otherwise."""
     if not view.other_pid_namespace or view.namespace_pid == view.pid:
         return []
-    return [f"the process has pid {view.namespace_pid} in its own pid namespace but shares pyinspect's mount "
-            "namespace: debugging needs its own /proc (a container with both namespaces works)"]
+    return [(f"the process has pid {view.namespace_pid} in its own pid namespace but shares pyinspect's mount "
+            "namespace: debugging needs its own /proc (a container with both namespaces works)")]
 
 
 def _unreachable(runtime: TargetRuntime) -> list[str]:
