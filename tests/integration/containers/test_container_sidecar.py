@@ -8,13 +8,16 @@ import json
 import sys
 from pathlib import Path
 
-from container_targets import TRUTH
+from container_targets import TRUTH, ContainerTarget
+from support.adapter_session import ok, set_breakpoints, top_frame
 from support.containers import (
     container_apps,
     in_other_mount_namespace,
     running_container,
     wait_for_inside_file,
 )
+from support.dap_wire import WirePeer
+from support.targets import marker_line
 
 
 def test_a_sidecar_lists_reads_the_heap_of_and_dumps_an_app_in_another_mount_namespace(tmp_path: Path) -> None:
@@ -42,3 +45,28 @@ def test_a_sidecar_lists_reads_the_heap_of_and_dumps_an_app_in_another_mount_nam
         assert written == "/tmp/s.dmp"
         from_dump = {r["type"]: r["count"] for r in json.loads(rows)}
         assert from_dump == counts
+
+
+def test_a_sidecar_adapter_attaches_breaks_evaluates_and_detaches(tmp_path: Path) -> None:
+    app = container_apps()[0]
+    sidecar = ("unshare", "--mount", "--propagation", "private", "sh", "-c",
+               'mount -t tmpfs sidecar-tmp /tmp && exec "$@"', "sidecar")
+    with running_container(app, tmp_path, TRUTH, pid_namespace=False) as container:
+        target = ContainerTarget(app, container, json.loads(wait_for_inside_file(container, TRUTH)))
+        peer = WirePeer("--interpreter=vscode", prefix=sidecar)
+        try:
+            ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+            ok(peer.request("attach", {"processId": container.pid}, timeout=60))
+            assert [b["verified"] for b in set_breakpoints(peer, "MemoryTruth", ["echo"])] == [True]
+            ok(peer.request("configurationDone"))
+            target.send_line("from the sidecar")
+            stopped = peer.wait_event("stopped", timeout=60)["body"]
+            frame = top_frame(peer, stopped["threadId"])
+            assert frame["line"] == marker_line("MemoryTruth", "echo")
+            body = ok(peer.request("evaluate", {"expression": "line", "frameId": frame["id"]}, timeout=60))
+            assert body["result"] == '"from the sidecar"'
+            ok(peer.request("disconnect", {}))
+            peer.proc.wait(timeout=30)
+        finally:
+            peer.close()
+        assert target.echoed("from the sidecar") and target.echo("after the sidecar detached")
