@@ -17,11 +17,12 @@ from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 
 class WirePeer:
-    def __init__(self, *extra_args: str, cwd: str | None = None) -> None:
-        """`cwd`: the adapter's working directory (the test's own when None)."""
+    def __init__(self, *extra_args: str, prefix: tuple[str, ...] = (), cwd: str | None = None) -> None:
+        """``prefix`` runs the adapter under another command (``setpriv`` with fewer privileges);
+        ``cwd`` is its working directory (the test's own when None)."""
         adapter = dotnet_tool("PyInspect.Debugger")
         self.proc = subprocess.Popen(
-            [str(dotnet_host()), str(adapter), *extra_args],
+            [*prefix, str(dotnet_host()), str(adapter), *extra_args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd,
         )
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()

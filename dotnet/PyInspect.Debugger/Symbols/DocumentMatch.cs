@@ -1,5 +1,6 @@
 // Which PDB document a breakpoint's path means. The same path once both are normalised
-// (slashes, `.` and `..`) is that document. A path that cannot be compared whole (a
+// (slashes, `.` and `..`), or once both have their symbolic links resolved (a project
+// folder opened by a link), is that document. A path that cannot be compared whole (a
 // relative one, or any path against a deterministic build's `/_/...` documents) means the
 // document sharing the longest run of trailing path segments with it, when exactly one
 // does; when several tie, it is ambiguous and the candidates are named.
@@ -15,6 +16,12 @@ public sealed record DocumentMatch(string? Document, IReadOnlyList<string> Ambig
         var all = documents.ToList();
         foreach (var document in all)
             if (SourceFileMap.Normalize(document) == wanted) return new DocumentMatch(document, []);
+        if (wanted.StartsWith('/'))
+        {
+            string real = SourceFileMap.Real(wanted);  // links resolved on both sides
+            foreach (var document in all)
+                if (SourceFileMap.Real(document) == real) return new DocumentMatch(document, []);
+        }
         bool relative = !wanted.StartsWith('/') && !(wanted.Length > 2 && wanted[1] == ':');
         string[] segments = Segments(wanted);
         var scored = all
