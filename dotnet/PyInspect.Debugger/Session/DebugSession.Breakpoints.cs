@@ -81,6 +81,7 @@ public sealed partial class DebugSession
 
     private static JsonNode BreakpointJson(SourceBreakpoint bp)
     {
+        if (bp.Code.Error is { } error) return new JsonObject { ["id"] = bp.Id, ["verified"] = false, ["message"] = error };
         if (bp.SourcePath == BreakpointTable.FunctionsKey)
         {
             var function = new JsonObject { ["id"] = bp.Id, ["verified"] = bp.Verified };
