@@ -1,10 +1,12 @@
-// Protocol (stdin/stdout, one line each):
-//   TraceTruth TRUTH.json [ROUNDS]   prints "ready", then per line read from stdin:
-//     "go"    runs one phase (ROUNDS rounds of the three allocating methods, a gen0 GC every
-//             5th round, a gen2 GC every 10th), writes TRUTH.json, prints "done"
-//     "exit"  (or end of input) ends the program
-//   TraceTruth bench SECONDS          allocates as in a phase for SECONDS and prints
-//             "rounds-per-second N" (the benchmark's throughput figure)
+// Protocol:
+//   TraceTruth TRUTH.json GO_FILE [ROUNDS]
+//       prints "ready", waits until GO_FILE exists, runs one phase (ROUNDS rounds, default
+//       30, of the three allocating methods; a gen0 GC every 5th round, a gen2 GC every
+//       10th), writes TRUTH.json, then idles until "exit" or the end of stdin. The go file
+//       lets a test start the phase inside a recording whichever way the program was
+//       started (a launched debuggee's stdin is not the test's).
+//   TraceTruth bench SECONDS
+//       allocates as in a phase for SECONDS and prints "rounds-per-second N" (benchmarks/).
 using System.Diagnostics;
 using System.Text.Json;
 
@@ -19,16 +21,16 @@ public static class Program
             Console.WriteLine($"rounds-per-second {Bench(double.Parse(args[1])):F1}");
             return 0;
         }
-        string truthPath = args[0];
-        int rounds = args.Length > 1 ? int.Parse(args[1]) : 30;
+        string truthPath = args[0], goFile = args[1];
+        int rounds = args.Length > 2 ? int.Parse(args[2]) : 30;
         Console.WriteLine("ready");
+        while (!File.Exists(goFile)) Thread.Sleep(20);
+        var truth = JsonSerializer.Serialize(Allocator.Phase(rounds));
+        File.WriteAllText(truthPath + ".tmp", truth);
+        File.Move(truthPath + ".tmp", truthPath);
+        Console.WriteLine("done");
         string line;
-        while ((line = Console.ReadLine()) != null && line != "exit")
-        {
-            if (line != "go") continue;
-            File.WriteAllText(truthPath, JsonSerializer.Serialize(Allocator.Phase(rounds)));
-            Console.WriteLine("done");
-        }
+        while ((line = Console.ReadLine()) != null && line != "exit") { }
         return 0;
     }
 

@@ -1,0 +1,80 @@
+"""trace_start / trace_stop through an MCP client: a recording of a heap-only process (pid
+given) and of a launched debug session (pid from the session) hold to TraceTruth's own
+truth; a second trace_start, a trace_stop with none, and pids that cannot be recorded
+answer coded errors; the server's end leaves no recorder running."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import psutil
+import pytest
+from mcp import Client
+from mcp_calls import call, call_ok
+from support.targets import target_dll
+from support.trace_truth import TraceTruthRun, assert_matches_truth, trace_truth
+
+from pyinspect.server import create_server
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(300)]
+
+
+def _recorders() -> list[psutil.Process]:
+    return [p for p in psutil.Process().children(recursive=True) if "PyInspect.Trace" in " ".join(p.cmdline())]
+
+
+async def test_a_recording_of_a_running_process_names_who_allocated_and_every_gc(tmp_path: Path) -> None:
+    with trace_truth(tmp_path) as (proc, run):
+        async with Client(create_server()) as client:
+            started = await call_ok(client, "trace_start", pid=proc.pid)
+            assert started["pid"] == proc.pid and started["allocations"] and started["gc"]
+            again = await call(client, "trace_start", pid=proc.pid)
+            assert again["error"]["code"] == "TRACE_RUNNING", again
+            truth = run.go(proc)
+            answer = await call_ok(client, "trace_stop")
+            assert_matches_truth(answer, truth)
+            assert answer["counters"] and answer["windowSeconds"] > 0 and answer["parse"]["events"] > 0
+            none = await call(client, "trace_stop")
+            assert none["error"]["code"] == "NO_TRACE", none
+    assert _recorders() == []
+
+
+async def test_a_recording_of_the_debug_session_needs_no_pid(tmp_path: Path) -> None:
+    run = TraceTruthRun(tmp_path)
+    async with Client(create_server()) as client:
+        await call_ok(client, "debug_launch", program=str(target_dll("TraceTruth")), args=run.args())
+        started = await call_ok(client, "trace_start")
+        assert started["pid"] > 0
+        truth = run.go()
+        answer = await call_ok(client, "trace_stop")
+        assert answer["pid"] == started["pid"]
+        assert_matches_truth(answer, truth)
+        await call_ok(client, "debug_disconnect")
+
+
+async def test_pids_that_cannot_be_recorded_answer_coded_errors() -> None:
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        async with Client(create_server()) as client:
+            not_dotnet = await call(client, "trace_start", pid=sleeper.pid)
+            assert not_dotnet["error"]["code"] == "NOT_DOTNET_PROCESS", not_dotnet
+            missing = await call(client, "trace_start", pid=2**22 + 12345)
+            assert missing["error"]["code"] == "PROCESS_NOT_FOUND", missing
+            no_session = await call(client, "trace_start")
+            assert no_session["error"]["code"] == "INVALID_PARAMETER", no_session
+            nothing = await call(client, "trace_start", pid=sleeper.pid, allocations=False, gc=False)
+            assert nothing["error"]["code"] == "INVALID_PARAMETER", nothing
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert _recorders() == []
+
+
+async def test_the_servers_end_stops_a_running_recording(tmp_path: Path) -> None:
+    with trace_truth(tmp_path) as (proc, _):
+        async with Client(create_server()) as client:
+            await call_ok(client, "trace_start", pid=proc.pid, gc=False)
+            assert len(_recorders()) == 1
+        assert _recorders() == []
+        assert proc.poll() is None
