@@ -6,6 +6,7 @@ recording ends: the target exiting mid-recording, a pid without a runtime, none 
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import psutil
@@ -13,7 +14,7 @@ import pytest
 from support.trace_truth import FRAMEWORKS, assert_matches_truth, trace_truth
 
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
-from pyinspect.tracing.recorder import start_recording
+from pyinspect.tracing.recorder import Recorder, start_recording
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -22,11 +23,19 @@ def _recorders() -> list[psutil.Process]:
     return [p for p in psutil.Process().children(recursive=True) if "PyInspect.Trace" in " ".join(p.cmdline())]
 
 
+def _wait_for_counters(recorder: Recorder) -> None:
+    """The runtime sends its counters once a second from when the recording started: a
+    window of a few seconds holds some, however fast the phase ran."""
+    while recorder.seconds < 3.5:
+        time.sleep(0.1)
+
+
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 def test_a_recording_matches_the_programs_own_truth(tmp_path: Path, framework: str) -> None:
     with trace_truth(tmp_path, framework) as (proc, run):
         recorder = start_recording(proc.pid)
         truth = run.go(proc)
+        _wait_for_counters(recorder)
         answer = recorder.stop()
     assert answer.pid == proc.pid and not answer.target_exited
     assert answer.runtime_version is not None and answer.runtime_version.startswith(framework[3:5].rstrip("."))
