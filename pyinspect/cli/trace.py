@@ -72,7 +72,7 @@ def _wait_with_progress(recorder: Recorder, seconds: float) -> None:
 
 
 def _print_tables(answer: TraceAnswer, top: int) -> None:
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 200)
     sampling = answer.sampling
     console.print(f"process {answer.pid} (.NET {answer.runtime_version}), {answer.window_seconds:.1f} s"
                   + (" [red](exited during the recording)[/red]" if answer.target_exited else ""))
@@ -81,7 +81,8 @@ def _print_tables(answer: TraceAnswer, top: int) -> None:
         table = Table("type", "est. bytes", "est. objects", "samples", "top allocating method (share)")
         for row in answer.allocations[:top]:
             stack = row.top_stacks[0] if row.top_stacks else None
-            where = f"{stack.method or (stack.frames[0] if stack.frames else '?')} ({stack.share:.0%})" if stack else ""
+            where = f"{_short_method(stack.method or (stack.frames[0] if stack.frames else '?'))} ({stack.share:.0%})" \
+                if stack else ""
             table.add_row(row.type, f"{row.estimated_bytes:,}", f"{row.estimated_count:,}", str(row.samples), where)
         console.print(table)
     if sampling.gc:
@@ -96,3 +97,8 @@ def _print_tables(answer: TraceAnswer, top: int) -> None:
             table.add_row(name, f"{values[-1].value:,.2f}", f"{max(v.value for v in values):,.2f}", values[-1].unit)
         if names:
             console.print(table)
+
+
+def _short_method(method: str) -> str:
+    """Namespace.Type.Method without its parameter list (the JSON keeps the full signature)."""
+    return method.split("(", 1)[0]

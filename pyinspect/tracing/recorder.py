@@ -129,6 +129,7 @@ class Recorder:
                 lambda: any(x.get("event") in ("started", "error", "ended") for x in self._lines), timeout)
             first = next((x for x in self._lines if x.get("event") in ("started", "error", "ended")), None)
         if first is not None and first["event"] == "started":
+            self.started_at = time.monotonic()  # the window opens now, not when the helper was started
             return
         self.close()
         if first is not None and first["event"] == "error":
