@@ -5,7 +5,6 @@ answer coded errors; the server's end leaves no recorder running."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import psutil
@@ -13,7 +12,12 @@ import pytest
 from mcp import Client
 from mcp_calls import call, call_ok
 from support.targets import target_dll
-from support.trace_truth import TraceTruthRun, assert_matches_truth, trace_truth
+from support.trace_truth import (
+    TraceTruthRun,
+    assert_matches_truth,
+    process_without_runtime,
+    trace_truth,
+)
 
 from pyinspect.server import create_server
 
@@ -54,20 +58,16 @@ async def test_a_recording_of_the_debug_session_needs_no_pid(tmp_path: Path) -> 
 
 
 async def test_pids_that_cannot_be_recorded_answer_coded_errors() -> None:
-    sleeper = subprocess.Popen(["sleep", "60"])
-    try:
+    with process_without_runtime() as pid:
         async with Client(create_server()) as client:
-            not_dotnet = await call(client, "trace_start", pid=sleeper.pid)
+            not_dotnet = await call(client, "trace_start", pid=pid)
             assert not_dotnet["error"]["code"] == "NOT_DOTNET_PROCESS", not_dotnet
             missing = await call(client, "trace_start", pid=2**22 + 12345)
             assert missing["error"]["code"] == "PROCESS_NOT_FOUND", missing
             no_session = await call(client, "trace_start")
             assert no_session["error"]["code"] == "INVALID_PARAMETER", no_session
-            nothing = await call(client, "trace_start", pid=sleeper.pid, allocations=False, gc=False)
+            nothing = await call(client, "trace_start", pid=pid, allocations=False, gc=False)
             assert nothing["error"]["code"] == "INVALID_PARAMETER", nothing
-    finally:
-        sleeper.kill()
-        sleeper.wait()
     assert _recorders() == []
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support.targets import BUILD_DIR, read_truth, target_dll, wait_for_file
 
 FRAMEWORKS = ["net10.0", "net8.0", "net9.0"]
@@ -93,3 +94,14 @@ def assert_matches_truth(answer: dict[str, Any], truth: dict[str, Any], framewor
     assert all(p > 0 for p in pauses), pauses
     assert sum(pauses) < answer["windowSeconds"] * 1000
     assert all(g["sizesAfter"]["gen0"] >= 0 and g["reason"] and g["kind"] for g in answer["gcs"])
+
+
+@contextmanager
+def process_without_runtime() -> Iterator[int]:
+    """The pid of a running process that is not .NET (sleep), killed afterwards."""
+    sleeper = subprocess.Popen(["sleep", "120"])
+    try:
+        yield sleeper.pid
+    finally:
+        sleeper.kill()
+        sleeper.wait()

@@ -46,6 +46,6 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[],
         NO_TRACE if none runs."""
         return recordings.stop()
 
-    add_tool(mcp, trace_start, TraceStartAnswer, read_only=True, title="Start Recording Runtime Events")
-    add_tool(mcp, trace_stop, TraceAnswer, read_only=True, title="Stop Recording")
+    add_tool(mcp, trace_start, TraceStartAnswer, read_only=False, title="Start Recording Runtime Events")
+    add_tool(mcp, trace_stop, TraceAnswer, read_only=False, title="Stop Recording")
     return recordings.close

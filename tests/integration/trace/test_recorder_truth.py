@@ -5,13 +5,17 @@ recording ends: the target exiting mid-recording, a pid without a runtime, none 
 
 from __future__ import annotations
 
-import subprocess
 import time
 from pathlib import Path
 
 import psutil
 import pytest
-from support.trace_truth import FRAMEWORKS, assert_matches_truth, trace_truth
+from support.trace_truth import (
+    FRAMEWORKS,
+    assert_matches_truth,
+    process_without_runtime,
+    trace_truth,
+)
 
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
 from pyinspect.tracing.recorder import Recorder, start_recording
@@ -61,13 +65,8 @@ def test_a_target_exiting_mid_recording_ends_it_with_what_was_recorded(tmp_path:
 
 
 def test_a_pid_without_a_runtime_or_process_is_a_coded_error() -> None:
-    sleeper = subprocess.Popen(["sleep", "60"])
-    try:
-        with pytest.raises(PyInspectError) as not_dotnet:
-            start_recording(sleeper.pid)
-    finally:
-        sleeper.kill()
-        sleeper.wait()
+    with process_without_runtime() as pid, pytest.raises(PyInspectError) as not_dotnet:
+        start_recording(pid)
     assert not_dotnet.value.code == ErrorCode.NOT_DOTNET_PROCESS
     with pytest.raises(PyInspectError) as missing:
         start_recording(2**22 + 12345)

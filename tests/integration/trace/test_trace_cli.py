@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.trace_truth import assert_matches_truth, trace_truth
+from support.trace_truth import assert_matches_truth, process_without_runtime, trace_truth
 
 pytestmark = pytest.mark.timeout(300)
 PYINSPECT = [str(Path(sys.executable).parent / "pyinspect")]
@@ -54,12 +54,8 @@ def test_tables_end_early_when_the_program_exits(tmp_path: Path) -> None:
 
 
 def test_a_pid_without_a_runtime_fails_with_its_code() -> None:
-    sleeper = subprocess.Popen(["sleep", "60"])
-    try:
-        result = subprocess.run([*PYINSPECT, "trace", "--pid", str(sleeper.pid), "--seconds", "1"],
-                                capture_output=True, text=True, timeout=120)
-    finally:
-        sleeper.kill()
-        sleeper.wait()
+    with process_without_runtime() as pid:
+        result = subprocess.run([*PYINSPECT, "trace", "--pid", str(pid), "--seconds", "1"],
+                                check=False, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert result.stderr.startswith("error: NOT_DOTNET_PROCESS:"), result.stderr

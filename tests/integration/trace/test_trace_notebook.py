@@ -8,15 +8,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from pathlib import Path  # noqa: E402 - after choosing the backend
+from pathlib import Path
 
-import pytest  # noqa: E402
-from support.targets import target_dll  # noqa: E402
-from support.trace_truth import TraceTruthRun, assert_matches_truth, trace_truth  # noqa: E402
+import pytest
+from support.targets import target_dll
+from support.trace_truth import TraceTruthRun, assert_matches_truth, trace_truth
 
-import pyinspect  # noqa: E402
-from pyinspect.errors import UnknownTypeError  # noqa: E402
-from pyinspect.notebook.plots import plot_gc_pauses, plot_gc_timeline, plot_top_allocations  # noqa: E402
+import pyinspect
+from pyinspect.errors import UnknownTypeError
+from pyinspect.notebook.plots import plot_gc_pauses, plot_gc_timeline, plot_top_allocations
 
 pytestmark = pytest.mark.timeout(300)
 

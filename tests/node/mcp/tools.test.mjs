@@ -80,6 +80,9 @@ async function story(client, name) {
   await c.error('heap_diff', {}, 'UNKNOWN_SNAPSHOT');
   await c.error('heap_close', {}, 'INVALID_PARAMETER');
   await c.error('heap_attach', { pid: 999999999 }, 'PROCESS_NOT_FOUND');
+  await c.error('trace_stop', {}, 'NO_TRACE');
+  await c.error('trace_start', { pid: 999999999 }, 'PROCESS_NOT_FOUND');
+  await c.error('trace_start', {}, 'INVALID_PARAMETER');
   await c.error('dump_open', { path: plan.source }, 'DUMP_ERROR');
   await c.error('dump_create', { path: `${plan.truth_dir}/never-${name}.dmp` }, 'INVALID_PARAMETER');
   await c.error('debug_launch', { program: '/no/such/program.dll' }, 'INVALID_PARAMETER');
