@@ -1,17 +1,20 @@
 """trace_start / trace_stop through an MCP client: a recording of a heap-only process (pid
 given) and of a launched debug session (pid from the session) hold to TraceTruth's own
 truth; a second trace_start, a trace_stop with none, and pids that cannot be recorded
-answer coded errors; the server's end leaves no recorder running."""
+answer coded errors; the server's end leaves no recorder running; and the leak story:
+heap_diff names the growing type, trace_stop the method that allocates it."""
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
 import psutil
 import pytest
 from mcp import Client
 from mcp_calls import call, call_ok
-from support.targets import target_dll
+from support.targets import running_target, target_dll, wait_for_file
 from support.trace_truth import (
     TraceTruthRun,
     assert_matches_truth,
@@ -78,3 +81,31 @@ async def test_the_servers_end_stops_a_running_recording(tmp_path: Path) -> None
             assert len(_recorders()) == 1
         assert _recorders() == []
         assert proc.poll() is None
+
+
+async def test_the_leak_story_names_the_stack_that_allocates_what_heap_diff_names(tmp_path: Path) -> None:
+    status = tmp_path / "status.json"
+    with running_target("LeakStory", str(status)) as proc:
+        wait_for_file(status, timeout=60, proc=proc)
+        async with Client(create_server()) as client:
+            await call_ok(client, "heap_attach", pid=proc.pid)
+            await call_ok(client, "heap_snapshot")
+            await call_ok(client, "trace_start", pid=proc.pid)
+            assert proc.stdin is not None
+            proc.stdin.write(b"leak\n")
+            proc.stdin.flush()
+            _wait_until_held(status, 10_000)
+            await call_ok(client, "heap_snapshot")
+            suspect = (await call_ok(client, "heap_diff"))["changes"][0]["type"]
+            answer = await call_ok(client, "trace_stop")
+    assert suspect == "LeakStory.LeakedSession"
+    row = next(r for r in answer["allocations"] if r["type"] == suspect)
+    assert "LeakStory.SessionCache.Remember(" in row["topStacks"][0]["method"], row
+    assert row["samples"] > 0
+
+
+def _wait_until_held(status: Path, held: int) -> None:
+    deadline = time.monotonic() + 60
+    while json.loads(status.read_text())["held"] != held:
+        assert time.monotonic() < deadline, "LeakStory did not leak its batch"
+        time.sleep(0.05)

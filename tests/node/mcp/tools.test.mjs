@@ -137,6 +137,9 @@ async function story(client, name) {
   await c.success('heap_snapshot');
   await c.success('heap_snapshot');
   await c.success('heap_diff');
+  await c.success('trace_start', { gc: false, max_seconds: 120 });  // the debug session's process
+  await c.error('trace_start', {}, 'TRACE_RUNNING');
+  await c.success('trace_stop');
   await c.error('heap_diff', { before: 's99' }, 'UNKNOWN_SNAPSHOT');
   await c.success('process_output');
   await c.error('process_output', { cursor: -1 }, 'INVALID_PARAMETER');
