@@ -12,7 +12,7 @@ from pyinspect.models.trace import TraceAnswer, TraceStartAnswer
 from pyinspect.session.debug_session import Session
 from pyinspect.tracing.recorder import Recorder, start_recording
 
-__all__ = ["Recordings"]
+__all__ = ["Recordings", "refuse_if_paused"]
 
 
 class Recordings:
@@ -33,6 +33,7 @@ class Recordings:
                 self._current.close()  # ended by itself (time bound or exit); its answer is dropped
                 self._current = None
             target = pid if pid is not None else self._default_pid()
+            refuse_if_paused(self._get_session(), target, "start")
             self._current = start_recording(target, allocations=allocations, gc=gc, max_seconds=max_seconds)
             what = " and ".join(n for n, on in (("allocations", allocations), ("GCs and counters", gc)) if on)
             return TraceStartAnswer(pid=target, runtime_version=self._current.runtime_version,
@@ -42,9 +43,12 @@ class Recordings:
 
     def stop(self) -> TraceAnswer:
         with self._lock:
-            recorder, self._current = self._current, None
-        if recorder is None:
-            raise NoTraceError("no recording is running: trace_start one first")
+            recorder = self._current
+            if recorder is None:
+                raise NoTraceError("no recording is running: trace_start one first")
+            if recorder.running:
+                refuse_if_paused(self._get_session(), recorder.pid, "stop")
+            self._current = None
         return recorder.stop()
 
     def close(self) -> None:
@@ -58,3 +62,12 @@ class Recordings:
         if pid is None:
             raise InvalidParameterError("pid is required: no process is debugged (debug_launch or debug_attach)")
         return pid
+
+
+def refuse_if_paused(session: Session, pid: int, doing: str) -> None:
+    """The runtime answers an EventPipe session's start and stop on its own threads, which a
+    debugger's pause holds: asking then would hang until the timeout, so say it at once."""
+    if session.debuggee.state == "paused" and session.debuggee_pid() == pid:
+        raise InvalidParameterError(
+            f"process {pid} is paused by the debugger: its runtime can {doing} a recording only while it "
+            f"runs; debug_continue first (the recording keeps what it has)", pid=pid)

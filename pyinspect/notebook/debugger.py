@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from pyinspect.answers.process_reports import exception_at_stop
+from pyinspect.answers.recordings import refuse_if_paused
 from pyinspect.errors import InvalidParameterError
 from pyinspect.models.process import ExceptionAnswer
 from pyinspect.models.session import BreakpointInfo, SessionState
@@ -176,6 +177,7 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
         pid = self.session.debuggee_pid()
         if pid is None:
             raise InvalidParameterError("no process to record: launch or attach first")
+        refuse_if_paused(self.session, pid, "start")
         return record(pid, allocations=allocations, gc=gc, max_seconds=max_seconds)
 
     def close(self, terminate: bool | None = None) -> None:

@@ -21,7 +21,7 @@ __all__ = ["MAX_SECONDS", "Recorder", "start_recording"]
 
 MAX_SECONDS = 3600.0
 """The longest recording: the helper stops by itself after max_seconds (at most this)."""
-_START_TIMEOUT = 60.0
+_START_TIMEOUT = 30.0
 _PARSE_TIMEOUT = 300.0
 
 
@@ -134,7 +134,8 @@ class Recorder:
         self.close()
         if first is not None and first["event"] == "error":
             raise PyInspectError(str(first.get("message")), code=_code(first.get("code")), pid=self.pid)
-        raise PyInspectError(f"the recorder could not start on process {self.pid}", code=ErrorCode.INTERNAL_ERROR,
+        raise PyInspectError(f"the runtime of process {self.pid} did not start a recording within {timeout:.0f} s "
+                             "(a process stopped by a debugger or a signal cannot)", code=ErrorCode.TIMEOUT,
                              pid=self.pid)
 
 

@@ -109,3 +109,20 @@ def _wait_until_held(status: Path, held: int) -> None:
     while json.loads(status.read_text())["held"] != held:
         assert time.monotonic() < deadline, "LeakStory did not leak its batch"
         time.sleep(0.05)
+
+
+async def test_a_paused_debuggee_is_refused_at_once_and_recorded_once_running(tmp_path: Path) -> None:
+    run = TraceTruthRun(tmp_path)
+    async with Client(create_server()) as client:
+        await call_ok(client, "debug_launch", program=str(target_dll("TraceTruth")), args=run.args())
+        await call_ok(client, "debug_pause")
+        paused = await call(client, "trace_start", gc=False)
+        assert paused["error"]["code"] == "INVALID_PARAMETER" and "paused" in paused["error"]["message"], paused
+        assert _recorders() == []
+        await call_ok(client, "debug_continue", wait=False)
+        await call_ok(client, "trace_start", gc=False)
+        run.go()
+        answer = await call_ok(client, "trace_stop")
+        assert any(row["type"] == "TraceTruth.Particle" for row in answer["allocations"])
+        await call_ok(client, "debug_disconnect")
+    assert _recorders() == []

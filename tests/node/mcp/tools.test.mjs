@@ -137,9 +137,7 @@ async function story(client, name) {
   await c.success('heap_snapshot');
   await c.success('heap_snapshot');
   await c.success('heap_diff');
-  await c.success('trace_start', { gc: false, max_seconds: 120 });  // the debug session's process
-  await c.error('trace_start', {}, 'TRACE_RUNNING');
-  await c.success('trace_stop');
+  await c.error('trace_start', {}, 'INVALID_PARAMETER');  // the debuggee is paused: its runtime cannot start one
   await c.error('heap_diff', { before: 's99' }, 'UNKNOWN_SNAPSHOT');
   await c.success('process_output');
   await c.error('process_output', { cursor: -1 }, 'INVALID_PARAMETER');
@@ -172,6 +170,9 @@ async function story(client, name) {
   // a running process's heap without a debugger, and a dump of it
   const attached = await c.success('heap_attach', { pid: plan.attach_pid });
   assert.equal(attached.source.mayHaveChanged, true, JSON.stringify(attached));
+  await c.success('trace_start', { pid: plan.attach_pid, gc: false });
+  await c.error('trace_start', { pid: plan.attach_pid }, 'TRACE_RUNNING');
+  await c.success('trace_stop');
   const dump = await c.success('dump_create', { path: `${plan.truth_dir}/loop-${name}.dmp` });
   await c.success('dump_open', { path: dump.path });
   await c.success('heap_stats', { filter: 'all', top: 3 });

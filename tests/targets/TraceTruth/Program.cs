@@ -5,7 +5,8 @@
 //       10th), writes TRUTH.json, then idles until "exit" or the end of stdin. The go file
 //       lets a test start the phase inside a recording whichever way the program was
 //       started (a launched debuggee's stdin is not the test's).
-//   TraceTruth bench SECONDS
+//   TraceTruth bench SECONDS [GO_FILE]
+//       prints "ready", waits for GO_FILE (when given: a recording can start first), then
 //       allocates as in a phase for SECONDS and prints "rounds-per-second N" (benchmarks/).
 using System.Diagnostics;
 using System.Text.Json;
@@ -18,6 +19,8 @@ public static class Program
     {
         if (args.Length >= 2 && args[0] == "bench")
         {
+            Console.WriteLine("ready");
+            while (args.Length > 2 && !File.Exists(args[2])) Thread.Sleep(20);
             Console.WriteLine($"rounds-per-second {Bench(double.Parse(args[1])):F1}");
             return 0;
         }
