@@ -1,4 +1,4 @@
-// pyinspect's recorder: `dotnet PyInspect.Trace.dll --pid N [--allocations] [--gc]
+// pyinspect's recorder: `dotnet PyInspect.Trace.dll --pid N [--allocations] [--gc] [--randomized-sampling]
 //   [--max-seconds S] [--max-types T] [--max-stacks K] [--file PATH]`
 // Lines on stdout, one JSON object each: {"event":"started",...} once the session runs,
 // {"event":"progress",...} every second, then {"event":"result",...} (the answer) or
@@ -21,7 +21,7 @@ public static class Program
         TraceSession session;
         try
         {
-            session = TraceSession.Start(options.Pid, options.Allocations, options.Gc, file);
+            session = TraceSession.Start(options.Pid, options.Allocations, options.Gc, options.RandomizedSampling, file);
         }
         catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or TimeoutException)
         {

@@ -8,6 +8,8 @@ public sealed class RecorderOptions
     public int Pid { get; private set; }
     public bool Allocations { get; private set; }
     public bool Gc { get; private set; }
+    /// <summary>The target has the randomized allocation sampling (.NET 10+): use it instead of AllocationTick.</summary>
+    public bool RandomizedSampling { get; private set; }
     public double MaxSeconds { get; private set; } = 600;
     public int MaxTypes { get; private set; } = 50;
     public int MaxStacks { get; private set; } = 5;
@@ -25,6 +27,7 @@ public sealed class RecorderOptions
                 case "--pid": options.Pid = int.TryParse(Next(), out int pid) ? pid : 0; break;
                 case "--allocations": options.Allocations = true; break;
                 case "--gc": options.Gc = true; break;
+                case "--randomized-sampling": options.RandomizedSampling = true; break;
                 case "--max-seconds": options.MaxSeconds = double.TryParse(Next(), NumberStyles.Float, CultureInfo.InvariantCulture, out double s) ? s : 0; break;
                 case "--max-types": options.MaxTypes = int.TryParse(Next(), out int t) ? t : 0; break;
                 case "--max-stacks": options.MaxStacks = int.TryParse(Next(), out int k) ? k : 0; break;

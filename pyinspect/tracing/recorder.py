@@ -154,6 +154,7 @@ def start_recording(pid: int, *, allocations: bool = True, gc: bool = True,
                "--max-seconds", str(max_seconds)]
     command += ["--allocations"] if allocations else []
     command += ["--gc"] if gc else []
+    command += ["--randomized-sampling"] if allocations and _major(runtime.version) >= 10 else []
     try:
         proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
@@ -162,6 +163,12 @@ def start_recording(pid: int, *, allocations: bool = True, gc: bool = True,
     recorder = Recorder(pid, runtime.version, allocations, gc, max_seconds, proc)
     recorder.wait_started()
     return recorder
+
+
+def _major(version: str) -> int:
+    """10 for "10.0.12": the randomized allocation sampling (event AllocationSampled) came with .NET 10."""
+    head = version.split(".", 1)[0]
+    return int(head) if head.isdigit() else 0
 
 
 def _code(value: object) -> ErrorCode:

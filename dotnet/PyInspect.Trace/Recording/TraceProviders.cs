@@ -16,15 +16,15 @@ public static class TraceProviders
     public const long JitKeyword = 0x10;
     public const long AllocationSamplingKeyword = 0x80000000000;
 
-    public static IReadOnlyList<EventPipeProvider> For(bool allocations, bool gc)
+    public static IReadOnlyList<EventPipeProvider> For(bool allocations, bool gc, bool randomizedSampling)
     {
         long keywords = GcKeyword;
         if (allocations) keywords |= LoaderKeyword | JitKeyword;
-        // Both samplers: a runtime before .NET 10 ignores the AllocationSampling keyword, and
-        // AllocationTick (a Verbose event) is the fallback the reader uses when no
-        // AllocationSampled event came.
-        if (allocations) keywords |= AllocationSamplingKeyword;
-        var level = allocations ? EventLevel.Verbose : EventLevel.Informational;
+        // One sampler: the randomized one where the runtime has it (.NET 10+, the caller knows
+        // the target's version), else AllocationTick, a Verbose event. Both at once would
+        // double the stack walks (measured: benchmarks/trace_overhead.py).
+        if (allocations && randomizedSampling) keywords |= AllocationSamplingKeyword;
+        var level = allocations && !randomizedSampling ? EventLevel.Verbose : EventLevel.Informational;
         var providers = new List<EventPipeProvider> { new(Runtime, level, keywords) };
         if (gc)
         {

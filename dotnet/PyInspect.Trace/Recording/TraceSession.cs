@@ -27,10 +27,10 @@ public sealed class TraceSession : IDisposable
 
     /// <summary>Connects to pid's diagnostics socket; a process with none is not a .NET process
     /// (or has diagnostics disabled).</summary>
-    public static TraceSession Start(int pid, bool allocations, bool gc, string path)
+    public static TraceSession Start(int pid, bool allocations, bool gc, bool randomizedSampling, string path)
     {
         var client = new DiagnosticsClient(pid);
-        var providers = TraceProviders.For(allocations, gc);
+        var providers = TraceProviders.For(allocations, gc, randomizedSampling);
         var session = client.StartEventPipeSession(providers, requestRundown: allocations, circularBufferMB: 256);
         return new TraceSession(session, path);
     }
