@@ -172,13 +172,15 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
     def record(self, *, allocations: bool = True, gc: bool = True, max_seconds: float = 600.0) -> Recording:
         """Record the debuggee's runtime events (trace_start on this session's process):
         allocations with their stacks, GCs, counters; stops at ``rec.stop()`` or the end of
-        a ``with`` block. Raises InvalidParameterError when no process runs yet.
+        a ``with`` block. Raises InvalidParameterError when no process runs yet or it is
+        paused (its runtime starts and stops a recording only while it runs; so does stop()).
         Example: ``with dbg.record() as rec: dbg.resume()`` then ``rec.allocations()``"""
         pid = self.session.debuggee_pid()
         if pid is None:
             raise InvalidParameterError("no process to record: launch or attach first")
         refuse_if_paused(self.session, pid, "start")
-        return record(pid, allocations=allocations, gc=gc, max_seconds=max_seconds)
+        return record(pid, allocations=allocations, gc=gc, max_seconds=max_seconds,
+                      check_can_stop=lambda: refuse_if_paused(self.session, pid, "stop"))
 
     def close(self, terminate: bool | None = None) -> None:
         """End the session (debug_disconnect): terminate what was launched, detach from what

@@ -11,6 +11,7 @@ block); then its tables are DataFrames and pyinspect.notebook.plots draws them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pyinspect.errors import UnknownTypeError
@@ -30,8 +31,9 @@ class Recording(ClosesOnExit):
     """One recording of one process. Its tables stop it first (a stopped recording keeps
     its answer); close() stops it too, so nothing is left running."""
 
-    def __init__(self, recorder: Recorder) -> None:
+    def __init__(self, recorder: Recorder, check_can_stop: Callable[[], None] | None = None) -> None:
         self._recorder = recorder
+        self._check_can_stop = check_can_stop
         self._answer: TraceAnswer | None = None
 
     @property
@@ -46,6 +48,8 @@ class Recording(ClosesOnExit):
         """End the recording and read its events (a few seconds); answers trace_stop's model.
         Example: ``answer = rec.stop(); answer.window_seconds``"""
         if self._answer is None:
+            if self._check_can_stop is not None and self._recorder.running:
+                self._check_can_stop()  # a debuggee paused now could not end the session
             self._answer = self._recorder.stop()
         return self._answer
 
@@ -97,14 +101,16 @@ class Recording(ClosesOnExit):
         return _frame(rows, ["seconds", "name", "value", "unit"])
 
 
-def record(pid: int, *, allocations: bool = True, gc: bool = True, max_seconds: float = 600.0) -> Recording:
+def record(pid: int, *, allocations: bool = True, gc: bool = True, max_seconds: float = 600.0,
+           check_can_stop: Callable[[], None] | None = None) -> Recording:
     """Start recording a running .NET process's events (it keeps running): allocations with
     their stacks, GCs, counters. Stop with ``rec.stop()`` or use it in a ``with`` block.
 
     Args: pid; allocations (sample allocations with stacks), gc (GCs and counters),
-    max_seconds (it stops by itself then). Raises ProcessNotFoundError,
+    max_seconds (it stops by itself then); check_can_stop (raises when the recording cannot
+    be stopped now: Debugger.record's refusal while the debuggee is paused). Raises ProcessNotFoundError,
     NotDotNetProcessError. Example: ``rec = pyinspect.record(1234); ...; rec.gcs()``"""
-    return Recording(start_recording(pid, allocations=allocations, gc=gc, max_seconds=max_seconds))
+    return Recording(start_recording(pid, allocations=allocations, gc=gc, max_seconds=max_seconds), check_can_stop)
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:

@@ -15,7 +15,7 @@ from support.targets import target_dll
 from support.trace_truth import TraceTruthRun, assert_matches_truth, trace_truth
 
 import pyinspect
-from pyinspect.errors import UnknownTypeError
+from pyinspect.errors import InvalidParameterError, UnknownTypeError
 from pyinspect.notebook.plots import plot_gc_pauses, plot_gc_timeline, plot_top_allocations
 
 pytestmark = pytest.mark.timeout(300)
@@ -61,3 +61,20 @@ def test_record_the_debug_session_in_a_with_block(tmp_path: Path) -> None:
             truth = run.go()
         assert not rec.running
         _check_tables(rec, truth)
+
+
+def test_a_paused_debuggee_is_refused_at_start_and_stop(tmp_path: Path) -> None:
+    run = TraceTruthRun(tmp_path)
+    with pyinspect.launch(str(target_dll("TraceTruth")), run.args()) as dbg:
+        dbg.pause()
+        with pytest.raises(InvalidParameterError, match="paused by the debugger"):
+            dbg.record(gc=False)
+        dbg.resume(wait=False)
+        rec = dbg.record(gc=False)
+        dbg.pause()
+        with pytest.raises(InvalidParameterError, match="paused by the debugger"):
+            rec.stop()
+        assert rec.running
+        dbg.resume(wait=False)
+        run.go()
+        assert any(row.type == "TraceTruth.Particle" for row in rec.stop().allocations)
