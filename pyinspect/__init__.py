@@ -8,7 +8,9 @@ Notebook entry points:
 - ``pyinspect.launch(program)`` / ``pyinspect.attach(pid)`` -> :class:`Debugger`
   (breakpoints, stepping, stack and locals as DataFrames, evaluation, heap reads);
 - ``pyinspect.open_heap(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`
-  (statistics, objects, the heap graph); ``pyinspect.diff(a, b)`` of two snapshots.
+  (statistics, objects, the heap graph); ``pyinspect.diff(a, b)`` of two snapshots;
+- ``pyinspect.record(pid)`` / ``dbg.record()`` -> :class:`Recording` (allocations with
+  their stacks, GCs and counters over time, as DataFrames).
 
 Heavy modules (pythonnet, pandas) load lazily, on first use.
 """
@@ -29,15 +31,17 @@ if TYPE_CHECKING:
         open_dump,
         open_heap,
     )
+    from pyinspect.notebook.recording import Recording, record
     from pyinspect.notebook.values import EvalResult
 
-__all__ = ["Debugger", "ErrorCode", "EvalResult", "Heap", "PyInspectError", "attach", "diff", "launch",
-           "open_dump", "open_heap"]
+__all__ = ["Debugger", "ErrorCode", "EvalResult", "Heap", "PyInspectError", "Recording", "attach", "diff",
+           "launch", "open_dump", "open_heap", "record"]
 __version__ = "0.1.0"
 
 _LAZY = {**dict.fromkeys(["Debugger", "Heap", "attach", "diff", "launch", "open_dump", "open_heap"],
                          "pyinspect.notebook.api"),
-         "EvalResult": "pyinspect.notebook.values"}
+         "EvalResult": "pyinspect.notebook.values",
+         **dict.fromkeys(["Recording", "record"], "pyinspect.notebook.recording")}
 
 
 def __getattr__(name: str) -> Any:

@@ -32,7 +32,9 @@ with context (pid, address, command, seq) attached.
         ├── DepthExceededError
         ├── NoExceptionError
         ├── NoHeapError            no heap open for the heap tools
-        └── UnknownSnapshotError   a heap snapshot id never taken
+        ├── UnknownSnapshotError   a heap snapshot id never taken
+        ├── TraceRunningError      trace_start while a recording runs
+        └── NoTraceError           trace_stop with no recording
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ __all__ = [
     "NoExceptionError",
     "NoHeapError",
     "NoSessionError",
+    "NoTraceError",
     "NotAnObjectError",
     "NotCollectionError",
     "NotDotNetProcessError",
@@ -65,6 +68,7 @@ __all__ = [
     "SessionError",
     "SetupMissingError",
     "TargetError",
+    "TraceRunningError",
     "UnknownBreakpointError",
     "UnknownFrameError",
     "UnknownSnapshotError",
@@ -105,6 +109,8 @@ class ErrorCode(StrEnum):
     NO_HEAP = "NO_HEAP"
     UNKNOWN_TYPE = "UNKNOWN_TYPE"
     UNKNOWN_SNAPSHOT = "UNKNOWN_SNAPSHOT"
+    TRACE_RUNNING = "TRACE_RUNNING"
+    NO_TRACE = "NO_TRACE"
 
 
 class PyInspectError(Exception):
@@ -253,3 +259,15 @@ class NoHeapError(SessionError):
 
 class UnknownSnapshotError(SessionError):
     code = ErrorCode.UNKNOWN_SNAPSHOT
+
+
+class TraceRunningError(SessionError):
+    """trace_start while a recording of this server already runs: one at a time."""
+
+    code = ErrorCode.TRACE_RUNNING
+
+
+class NoTraceError(SessionError):
+    """trace_stop with no recording running."""
+
+    code = ErrorCode.NO_TRACE

@@ -4,6 +4,7 @@
     pyinspect dap        run our DAP debug adapter on stdio (pyinspect/cli/dap.py)
     pyinspect serve      the MCP server for AI agents (pyinspect/cli/serve.py)
     pyinspect ps         the machine's .NET processes (pyinspect/cli/ps.py)
+    pyinspect trace      record allocations, GCs and counters over time (pyinspect/cli/trace.py)
 
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import typer
 
-_AREAS = ("heap", "dap", "serve", "ps")
+_AREAS = ("heap", "dap", "serve", "ps", "trace")
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
 
 

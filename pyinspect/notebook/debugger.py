@@ -21,11 +21,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from pyinspect.answers.process_reports import exception_at_stop
+from pyinspect.answers.recordings import refuse_if_paused
+from pyinspect.errors import InvalidParameterError
 from pyinspect.models.process import ExceptionAnswer
 from pyinspect.models.session import BreakpointInfo, SessionState
 from pyinspect.notebook.closing import ClosesOnExit
 from pyinspect.notebook.debugger_heap import HeapPathMethods
 from pyinspect.notebook.debugger_memory import MemoryMethods
+from pyinspect.notebook.recording import Recording, record
 from pyinspect.notebook.values import EvalResult, csharp_literal
 from pyinspect.session.debug_session import Session
 
@@ -166,6 +169,19 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
         return pd.DataFrame([[getattr(row, c) for c in columns] for row in rows], columns=columns)
 
     # ---- ending ------------------------------------------------------------------------
+
+    def record(self, *, allocations: bool = True, gc: bool = True, max_seconds: float = 600.0) -> Recording:
+        """Record the debuggee's runtime events (trace_start on this session's process):
+        allocations with their stacks, GCs, counters; stops at ``rec.stop()`` or the end of
+        a ``with`` block. Raises InvalidParameterError when no process runs yet or it is
+        paused (its runtime starts and stops a recording only while it runs; so does stop()).
+        Example: ``with dbg.record() as rec: dbg.resume()`` then ``rec.allocations()``"""
+        pid = self.session.debuggee_pid()
+        if pid is None:
+            raise InvalidParameterError("no process to record: launch or attach first")
+        refuse_if_paused(self.session, pid, "start")
+        return record(pid, allocations=allocations, gc=gc, max_seconds=max_seconds,
+                      check_can_stop=lambda: refuse_if_paused(self.session, pid, "stop"))
 
     def close(self, terminate: bool | None = None) -> None:
         """End the session (debug_disconnect): terminate what was launched, detach from what

@@ -20,7 +20,8 @@ from pyinspect.errors import InvalidParameterError, SetupMissingError
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["plot_diff_growth", "plot_generations", "plot_top_retainers", "plot_top_types"]
+__all__ = ["plot_diff_growth", "plot_gc_pauses", "plot_gc_timeline", "plot_generations", "plot_top_allocations",
+           "plot_top_retainers", "plot_top_types"]
 
 _MIB = 1024 * 1024
 
@@ -106,4 +107,57 @@ def plot_diff_growth(changes: pd.DataFrame, top: int = 15, ax: Any | None = None
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel("size change (KiB); labels: count change")
     ax.set_title("Heap growth between snapshots")
+    return ax
+
+
+# ---- recordings (pyinspect.record / dbg.record) -------------------------------------------
+
+_GEN_COLORS = {"gen0": "#4c72b0", "gen1": "#55a868", "gen2": "#c44e52", "loh": "#8172b2", "poh": "#ccb974"}
+
+
+def plot_gc_timeline(gcs: pd.DataFrame, ax: Any | None = None) -> Any:
+    """Heap size per generation after each GC over the window (stacked, MiB), each GC
+    marked by a line coloured by its generation; from rec.gcs()."""
+    _require(gcs, "start_ms", "generation", *(f"{g}_after" for g in _GEN_COLORS))
+    ax = _axes(ax, 10)
+    seconds = gcs["start_ms"] / 1000
+    ax.stackplot(seconds, *(gcs[f"{g}_after"].fillna(0) / _MIB for g in _GEN_COLORS),
+                 labels=list(_GEN_COLORS), colors=list(_GEN_COLORS.values()), alpha=0.8, step="post")
+    marks = {0: "#4c72b0", 1: "#55a868", 2: "#c44e52"}
+    for at, generation in zip(seconds, gcs["generation"], strict=True):
+        ax.axvline(at, color=marks.get(int(generation), "black"), linewidth=0.6, linestyle=":")
+    ax.set_xlabel("seconds into the recording (dotted: a GC, coloured by generation)")
+    ax.set_ylabel("MiB after the GC")
+    ax.set_title(f"Heap size per generation, {len(gcs)} GCs")
+    ax.legend(loc="upper left", fontsize=8)
+    return ax
+
+
+def plot_gc_pauses(gcs: pd.DataFrame, bins: int = 20, ax: Any | None = None) -> Any:
+    """Histogram of the GC pauses (ms) of the window, one colour per generation; from rec.gcs()."""
+    _require(gcs, "pause_ms", "generation")
+    ax = _axes(ax, 8)
+    groups = [(f"gen{g}", gcs.loc[gcs["generation"] == g, "pause_ms"]) for g in sorted(gcs["generation"].unique())]
+    ax.hist([values for _, values in groups], bins=bins, stacked=True, label=[name for name, _ in groups],
+            color=[_GEN_COLORS.get(name, "gray") for name, _ in groups])
+    ax.set_xlabel("pause (ms)")
+    ax.set_ylabel("GCs")
+    ax.set_title(f"GC pauses: {len(gcs)} GCs, {gcs['pause_ms'].sum():.1f} ms in total")
+    ax.legend()
+    return ax
+
+
+def plot_top_allocations(allocations: pd.DataFrame, top: int = 10, ax: Any | None = None) -> Any:
+    """Horizontal bars of the `top` allocated types (estimated MiB), each labelled with its
+    top allocating method and that stack's share; from rec.allocations()."""
+    _require(allocations, "type", "estimated_bytes", "top_method", "top_share")
+    rows = allocations.nlargest(top, "estimated_bytes").iloc[::-1]
+    ax = _axes(ax, len(rows))
+    ax.barh([_short(t, 45) for t in rows["type"]], rows["estimated_bytes"] / _MIB, color="#dd8452")
+    for i, (size, method, share) in enumerate(zip(rows["estimated_bytes"] / _MIB, rows["top_method"],
+                                                  rows["top_share"], strict=True)):
+        if isinstance(method, str):
+            ax.annotate(f" {_short(method, 50)} ({share:.0%})", (size, i), va="center", fontsize=7)
+    ax.set_xlabel("estimated MiB allocated in the window")
+    ax.set_title(f"Top {len(rows)} allocating types and their top stacks")
     return ax

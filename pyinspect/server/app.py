@@ -40,6 +40,7 @@ _TOOL_MODULES = (
     "pyinspect.server.tools.memory",
     "pyinspect.server.tools.process",
     "pyinspect.server.tools.heap",
+    "pyinspect.server.tools.trace",
 )
 
 _INSTRUCTIONS = """pyinspect debugs .NET processes. Start with breakpoint_set (optional),

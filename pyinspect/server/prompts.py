@@ -14,7 +14,10 @@ exercise the program, heap_snapshot, heap_diff (what grew, growth first); heap_i
 the top type for addresses; heap_retention {address} (the static, handle or stack frame
 that keeps it alive, each field on the way); heap_retained (what freeing it would save).
 heap_strings, heap_segments and heap_finalizer_queue for duplicates, fragmentation and
-finalizers. Every heap answer names its source and says mayHaveChanged for a live process."""
+finalizers. Every heap answer names its source and says mayHaveChanged for a live process.
+Over time: trace_start {pid} before exercising the program and trace_stop after it name the
+code that allocates each type (allocations[].topStacks), every GC and its pause, and the
+runtime's counters."""
 
 
 def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:
@@ -28,18 +31,23 @@ def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:
         opening,
         "2. heap_stats {\"filter\": \"live\"}: the biggest live types now.",
         "3. heap_snapshot (note its snapshotId).",
-        f"4. Exercise the program: {exercise}. In a debug session, debug_continue and pause again.",
-        "5. heap_snapshot again, then heap_diff: the first rows (largest sizeDelta, countDelta) are the suspects.",
-        "6. heap_instances {\"type_name\": <the top type>} for addresses of its objects.",
-        ("7. heap_retention {\"address\": <one of them>}: the root (a static field, a handle, a stack frame) and "
+        ("4. trace_start" + (f" {{\"pid\": {pid}}}" if pid is not None else "") + ": record the runtime's "
+         "allocation samples with their call stacks while you exercise the program."),
+        f"5. Exercise the program: {exercise}. In a debug session, debug_continue and pause again.",
+        "6. heap_snapshot again, then heap_diff: the first rows (largest sizeDelta, countDelta) are the suspects.",
+        ("7. trace_stop: in allocations, the row of the top suspect type; its topStacks[0].method is the code "
+         "that allocates it (estimates: samples says how many sampled events; share is that stack's part)."),
+        "8. heap_instances {\"type_name\": <the top type>} for addresses of its objects.",
+        ("9. heap_retention {\"address\": <one of them>}: the root (a static field, a handle, a stack frame) and "
         "each field on the path that keeps it alive."),
-        "8. heap_retained {\"addresses\": [<the holder on that path>]}: how many bytes it keeps alive.",
-        ("Report: the leaking type, its growth per exercise, the chain of fields from the root, and the fix "
-        "(remove the entries, bound the cache, unsubscribe the event, dispose)."),
+        "10. heap_retained {\"addresses\": [<the holder on that path>]}: how many bytes it keeps alive.",
+        ("Report: the leaking type, its growth per exercise, the method that allocates it, the chain of fields "
+        "from the root, and the fix (remove the entries, bound the cache, unsubscribe the event, dispose)."),
     ])
 
 
 def register_prompt(mcp: MCPServer) -> None:
     mcp.prompt(name="find_memory_leak", title="Find a Memory Leak",
-               description="The leak workflow with the heap tools: snapshot, exercise, snapshot, diff, instances, "
-                           "retention path, retained size.")(leak_hunt)
+               description="The leak workflow with the heap tools and a recording: snapshot, trace_start, "
+                           "exercise, snapshot, diff, trace_stop (the allocating stack), instances, retention path, "
+                           "retained size.")(leak_hunt)

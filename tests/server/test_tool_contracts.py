@@ -34,7 +34,8 @@ READ_ONLY = {"debug_state", "debug_wait", "breakpoint_list", "threads_list", "st
              "heap_object"}
 CHANGING = {"debug_launch", "debug_attach", "debug_disconnect", "debug_continue", "debug_pause", "debug_step",
             "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception", "evaluate_with_calls",
-            "dump_create"}  # writes a file
+            "dump_create",  # writes a file
+            "trace_start", "trace_stop"}  # start and end a recording: not idempotent
 CONTRACT_TITLES = {"object_inspect": "Inspect Object", "object_summarize": "Summarize Object",
                    "collection_analyze": "Analyze Collection"}
 

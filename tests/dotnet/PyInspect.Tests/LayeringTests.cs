@@ -13,6 +13,7 @@ public sealed class LayeringTests
 {
     private static readonly string Adapter = Path.Combine(Repository.Root, "dotnet", "PyInspect.Debugger");
     private static readonly string Heap = Path.Combine(Repository.Root, "dotnet", "PyInspect.Heap");
+    private static readonly string Recorder = Path.Combine(Repository.Root, "dotnet", "PyInspect.Trace");
 
     /// <summary>The C# sources under dir, sub-folders included, build output (obj/, bin/) not.</summary>
     private static IEnumerable<string> Sources(string dir) =>
@@ -120,6 +121,33 @@ public sealed class LayeringTests
                     found.Add($"{Path.GetRelativePath(Heap, file)}:{i + 1}: {m.Value} ({types[m.Value]}/)");
             }
         }
+        Assert.Empty(found);
+    }
+
+    /// <summary>The recorder's folders (= namespaces PyInspect.Trace.*) and those each may use;
+    /// Program and RecorderOptions, at the top, may use every one.</summary>
+    public static TheoryData<string, string[]> RecorderLayers => new()
+    {
+        { "Records", [] },                   // the answer's records and their JSON
+        { "Analysis", ["Records"] },         // a .nettrace file read into records
+        { "Recording", ["Records"] },        // the EventPipe session and its file
+    };
+
+    [Theory]
+    [MemberData(nameof(RecorderLayers))]
+    public void A_recorder_folder_uses_only_the_folders_below_it(string layer, string[] allowed)
+    {
+        var forbidden = new[] { "Records", "Analysis", "Recording" }.Where(n => n != layer && !allowed.Contains(n));
+        var reference = new Regex($@"PyInspect\.Trace\.(?:{string.Join('|', forbidden)})\b");
+        var found = new List<string>();
+        foreach (string file in Sources(Path.Combine(Recorder, layer)))
+        {
+            string[] lines = File.ReadAllLines(file);
+            for (int i = 0; i < lines.Length; i++)
+                if (reference.Match(lines[i].Split("//")[0]) is { Success: true } m)
+                    found.Add($"{Path.GetRelativePath(Recorder, file)}:{i + 1}: {m.Value}");
+        }
+        Assert.NotEmpty(Sources(Path.Combine(Recorder, layer)));
         Assert.Empty(found);
     }
 }

@@ -80,6 +80,9 @@ async function story(client, name) {
   await c.error('heap_diff', {}, 'UNKNOWN_SNAPSHOT');
   await c.error('heap_close', {}, 'INVALID_PARAMETER');
   await c.error('heap_attach', { pid: 999999999 }, 'PROCESS_NOT_FOUND');
+  await c.error('trace_stop', {}, 'NO_TRACE');
+  await c.error('trace_start', { pid: 999999999 }, 'PROCESS_NOT_FOUND');
+  await c.error('trace_start', {}, 'INVALID_PARAMETER');
   await c.error('dump_open', { path: plan.source }, 'DUMP_ERROR');
   await c.error('dump_create', { path: `${plan.truth_dir}/never-${name}.dmp` }, 'INVALID_PARAMETER');
   await c.error('debug_launch', { program: '/no/such/program.dll' }, 'INVALID_PARAMETER');
@@ -134,6 +137,7 @@ async function story(client, name) {
   await c.success('heap_snapshot');
   await c.success('heap_snapshot');
   await c.success('heap_diff');
+  await c.error('trace_start', {}, 'INVALID_PARAMETER');  // the debuggee is paused: its runtime cannot start one
   await c.error('heap_diff', { before: 's99' }, 'UNKNOWN_SNAPSHOT');
   await c.success('process_output');
   await c.error('process_output', { cursor: -1 }, 'INVALID_PARAMETER');
@@ -166,6 +170,9 @@ async function story(client, name) {
   // a running process's heap without a debugger, and a dump of it
   const attached = await c.success('heap_attach', { pid: plan.attach_pid });
   assert.equal(attached.source.mayHaveChanged, true, JSON.stringify(attached));
+  await c.success('trace_start', { pid: plan.attach_pid, gc: false });
+  await c.error('trace_start', { pid: plan.attach_pid }, 'TRACE_RUNNING');
+  await c.success('trace_stop');
   const dump = await c.success('dump_create', { path: `${plan.truth_dir}/loop-${name}.dmp` });
   await c.success('dump_open', { path: dump.path });
   await c.success('heap_stats', { filter: 'all', top: 3 });

@@ -1,0 +1,62 @@
+using Microsoft.Diagnostics.NETCore.Client;
+using PyInspect.Trace.Records;
+
+namespace PyInspect.Trace.Recording;
+
+/// <summary>One EventPipe session on one process, its stream copied to a .nettrace file on
+/// a background thread until Stop (or until the target exits and the stream ends).</summary>
+public sealed class TraceSession : IDisposable
+{
+    private readonly EventPipeSession _session;
+    private readonly Task _copy;
+    private readonly FileStream _file;
+    private int _stopped;
+
+    public string Path { get; }
+    public DateTime StartedUtc { get; } = DateTime.UtcNow;
+    public bool StreamEnded => _copy.IsCompleted;
+    public long BytesWritten => _file.CanSeek ? SafeLength() : 0;
+
+    private TraceSession(EventPipeSession session, string path)
+    {
+        _session = session;
+        Path = path;
+        _file = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read);
+        _copy = Task.Run(() => _session.EventStream.CopyTo(_file));
+    }
+
+    /// <summary>Connects to pid's diagnostics socket; a process with none is not a .NET process
+    /// (or has diagnostics disabled).</summary>
+    public static TraceSession Start(int pid, bool allocations, bool gc, bool randomizedSampling, string path)
+    {
+        var client = new DiagnosticsClient(pid);
+        var providers = TraceProviders.For(allocations, gc, randomizedSampling);
+        var session = client.StartEventPipeSession(providers, requestRundown: allocations, circularBufferMB: 256);
+        return new TraceSession(session, path);
+    }
+
+    /// <summary>Ends the session (the runtime then writes the rundown) and waits for the
+    /// file to hold everything; a target that already exited just ends the stream.</summary>
+    public void Stop(TimeSpan wait)
+    {
+        if (Interlocked.Exchange(ref _stopped, 1) == 0 && !_copy.IsCompleted)
+        {
+            try { _session.Stop(); }
+            catch (Exception) { /* the target exited: the stream ends by itself */ }
+        }
+        try { _copy.Wait(wait); }
+        catch (AggregateException) { /* a broken stream still leaves a readable prefix */ }
+        _file.Flush();
+    }
+
+    public void Dispose()
+    {
+        _session.Dispose();
+        if (_copy.IsCompleted) _file.Dispose();
+    }
+
+    private long SafeLength()
+    {
+        try { return _file.Length; } catch (ObjectDisposedException) { return 0; }
+    }
+}

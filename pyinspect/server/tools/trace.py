@@ -1,0 +1,51 @@
+"""Memory over time: trace_start records a process's runtime events (allocations with
+their stacks, GCs, counters) until trace_stop answers them. One recording at a time per
+server; the server's end stops a running one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import Field
+
+from pyinspect.answers.recordings import Recordings
+from pyinspect.models.trace import TraceAnswer, TraceStartAnswer
+from pyinspect.server.tooling import add_tool
+from pyinspect.session.debug_session import Session
+
+__all__ = ["register"]
+
+TracePid = Annotated[int | None, Field(description="Process id (default: the debug session's process)")]
+Allocations = Annotated[bool, Field(description="Sample allocations with their call stacks (bytes per type)")]
+Gc = Annotated[bool, Field(description="Record every GC (generation, reason, pause, sizes) and the runtime's "
+                                       "counters every second")]
+MaxSeconds = Annotated[float, Field(description="Stop by itself after this many seconds (1-3600)")]
+
+
+def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[], object]:
+    recordings = Recordings(get_session)
+
+    def trace_start(pid: TracePid = None, allocations: Allocations = True, gc: Gc = True,
+                    max_seconds: MaxSeconds = 600.0) -> TraceStartAnswer:
+        """Start recording a running .NET process's own event stream (EventPipe; the process
+        keeps running): allocations sampled by the runtime with their call stacks, every GC,
+        counters each second. Then exercise the program (debug_continue, send it requests)
+        and call trace_stop. Use it after heap_diff names a growing type, to find the code
+        that allocates it. TRACE_RUNNING if a recording already runs."""
+        return recordings.start(pid, allocations, gc, max_seconds)
+
+    def trace_stop() -> TraceAnswer:
+        """Stop the recording and answer it: allocations per type (estimatedBytes and
+        estimatedCount are estimates from `samples` sampled events; topStacks name the
+        allocating method, user code first, each with its share), gcs (number, generation,
+        reason, kind, pauseMs, sizes per generation before/after, promotedBytes), counters
+        (alloc-rate, time-in-gc, gen sizes, gc-fragmentation, exception-count per second),
+        the window's length and what was sampled. Takes a few seconds to read the events.
+        NO_TRACE if none runs."""
+        return recordings.stop()
+
+    add_tool(mcp, trace_start, TraceStartAnswer, read_only=False, title="Start Recording Runtime Events")
+    add_tool(mcp, trace_stop, TraceAnswer, read_only=False, title="Stop Recording")
+    return recordings.close
