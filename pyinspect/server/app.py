@@ -88,9 +88,8 @@ class PyInspectServer(MCPServer[Any]):
         unknown = _unknown_arguments(arguments, tool.parameters)
         if unknown is not None:
             return _coded(name, unknown)
-        client_id = getattr(getattr(context, "request_context", None), "session_id", None)
         try:
-            with self.clients.serving(client_id):
+            with self.clients.serving(_client_of(context)):
                 return await super().call_tool(name, arguments, context)
         except MCPError:
             raise
@@ -142,6 +141,13 @@ class PyInspectServer(MCPServer[Any]):
         log.error("tool %s failed unexpectedly", name[:100], exc_info=exc)
         return _coded(name, PyInspectError(f"internal error in {name[:100]}: {type(exc).__name__} (details in the "
                                            "server's log)", code=ErrorCode.INTERNAL_ERROR))
+
+
+def _client_of(context: Any) -> str | None:
+    """The MCP session id of the HTTP request behind this call (None on stdio and in memory)."""
+    request = getattr(getattr(context, "_request_context", None), "request", None)
+    headers = getattr(request, "headers", None)
+    return None if headers is None else headers.get("mcp-session-id")
 
 
 def _hint(given: str, known: list[str]) -> str:
