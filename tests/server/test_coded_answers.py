@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
 from mcp_calls import call_ok
+from mcp_types import INVALID_PARAMS
 
 from pyinspect.server import create_server
 
