@@ -230,7 +230,10 @@ async def _serve_http(server: PyInspectServer, port: int, token: str, generated:
                                      security_settings=checks, max_request_body_size=sec.MAX_BODY_BYTES)
     app = Starlette(routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))],
                     lifespan=lambda _: manager.run())
-    config = uvicorn.Config(sec.BearerGuard(app, token, port), host="127.0.0.1", port=port, log_level="warning")
+    # keep-alive longer than any client's (undici: 4 s): a server that closes an idle
+    # connection first races the client's next request on it ("other side closed")
+    config = uvicorn.Config(sec.BearerGuard(app, token, port), host="127.0.0.1", port=port, log_level="warning",
+                            timeout_keep_alive=75)
     if generated:
         sec.announce_token(token, port)
     await uvicorn.Server(config).serve()
