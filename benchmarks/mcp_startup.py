@@ -12,10 +12,8 @@ Each round, interleaved so that machine load hits every column alike:
 - spawn `python -m pyinspect serve` through the MCP client (the SDK's own, which opens
   with `server/discover`; a handshake-era host sends `initialize`, answered alike) and
   time, from the spawn, its first answer, the tool list and its first tool call's answer
-  (debug_state), as an agent host sees them: once with the replies of an earlier start
-  stored (every start after the first; pyinspect.server.stdio_front answers them while
-  the SDK loads) and once with nothing stored (an empty cache folder: the first start
-  after an install or an edit, when the SDK answers everything itself).
+  (debug_state), as an agent host sees them. Every reply is computed by the SDK in that
+  process; nothing is stored between starts.
 Prints p50/p95 (ms) per column and the first answer against the SDK floor. The goal
 (first answer <= 500 ms on an idle machine) is printed, never asserted.
 """
@@ -28,7 +26,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -40,8 +37,7 @@ GOAL_MS = 500.0
 ALL_AREAS = "import pyinspect.cli as c; c.app; import pyinspect.server.app"
 SERVE_ONLY = "import pyinspect.cli as c; c.build_app(('serve',)); import pyinspect.server.app"
 STARTS = ("first answer", "tools listed", "first tool answer")
-COLUMNS = ("python", "MCP SDK import", "imports, all CLI areas", "imports, serve area only",
-           *(f"{start}, stored" for start in STARTS), *(f"{start}, none stored" for start in STARTS))
+COLUMNS = ("python", "MCP SDK import", "imports, all CLI areas", "imports, serve area only", *STARTS)
 
 
 def spawn_ms(code: str) -> float:
@@ -50,10 +46,10 @@ def spawn_ms(code: str) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-async def start_ms(cache_home: str) -> list[float]:
+async def start_ms() -> list[float]:
     """Spawn to the first answer, to the tool list, to the first tool answer."""
     start = time.perf_counter()
-    async with Client(serve(cache_home)) as client:
+    async with Client(serve()) as client:
         answered = time.perf_counter()
         tools = await client.list_tools()
         listed = time.perf_counter()
@@ -73,31 +69,25 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     options = parser.parse_args()
     results: dict[str, list[float]] = {name: [] for name in COLUMNS}
-    with tempfile.TemporaryDirectory() as stored:
-        asyncio.run(start_ms(stored))  # stores the replies every later start finds
-        for _ in range(options.rounds):
-            results["python"].append(spawn_ms("pass"))
-            results["MCP SDK import"].append(spawn_ms("import mcp.server.mcpserver"))
-            results["imports, all CLI areas"].append(spawn_ms(ALL_AREAS))
-            results["imports, serve area only"].append(spawn_ms(SERVE_ONLY))
-            for name, ms in zip(STARTS, asyncio.run(start_ms(stored)), strict=True):
-                results[f"{name}, stored"].append(ms)
-            with tempfile.TemporaryDirectory() as empty:
-                for name, ms in zip(STARTS, asyncio.run(start_ms(empty)), strict=True):
-                    results[f"{name}, none stored"].append(ms)
+    for _ in range(options.rounds):
+        results["python"].append(spawn_ms("pass"))
+        results["MCP SDK import"].append(spawn_ms("import mcp.server.mcpserver"))
+        results["imports, all CLI areas"].append(spawn_ms(ALL_AREAS))
+        results["imports, serve area only"].append(spawn_ms(SERVE_ONLY))
+        for name, ms in zip(STARTS, asyncio.run(start_ms()), strict=True):
+            results[name].append(ms)
     print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {options.rounds} rounds")
     print(f"{'':32}{'p50 ms':>10}{'p95 ms':>10}")
     for name in COLUMNS:
         print(f"{name:32}{statistics.median(results[name]):10.0f}{percentile(results[name], 0.95):10.0f}")
     p50 = {name: statistics.median(samples) for name, samples in results.items()}
     floor = p50["MCP SDK import"]
-    print(f"first answer / MCP SDK import: {p50['first answer, stored'] / floor:.2f}x stored, "
-          f"{p50['first answer, none stored'] / floor:.2f}x none stored; "
-          f"first answer none stored / stored: {p50['first answer, none stored'] / p50['first answer, stored']:.1f}x; "
+    print(f"first answer / MCP SDK import: {p50['first answer'] / floor:.2f}x; "
+          f"first answer - MCP SDK import: {p50['first answer'] - floor:.0f} ms; "
           f"all areas / serve only: {p50['imports, all CLI areas'] / p50['imports, serve area only']:.2f}x")
-    first = p50["first answer, stored"]
+    first = p50["first answer"]
     print(f"goal: first answer <= {GOAL_MS:.0f} ms on an idle machine: {'met' if first <= GOAL_MS else 'NOT met'} "
-          "(here, at this load, replies stored)")
+          "(here, at this load)")
     return 0
 
 

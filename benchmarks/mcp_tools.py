@@ -5,9 +5,8 @@ first answer.
 
 Server start: S times, spawn `python -m pyinspect serve` through the mcp client and time
 spawn to the handshake's answer (`server/discover` from this client, `initialize` from a
-handshake-era host) and to the first tool answer (debug_state). The replies of one
-earlier start are stored, as on every start after the first (pyinspect.server.stdio_front);
-benchmarks/mcp_startup.py measures the first start too.
+handshake-era host) and to the first tool answer (debug_state); every reply comes from
+the SDK in that process (benchmarks/mcp_startup.py breaks the start down).
 
 Tools: one `pyinspect serve` subprocess runs AdapterBench under our adapter, stopped H
 times at `// @bp deep` (50 frames down, a 200-field object in scope). At each stop every
@@ -48,9 +47,8 @@ TOOL_TARGET_MS = 50.0
 TARGETS_MS = {"start to initialize answer": 500.0, "start to first tool answer": 2000.0}
 
 
-def serve(cache_home: str | None = None) -> StdioServerParameters:
-    env = {**os.environ} if cache_home is None else {**os.environ, "XDG_CACHE_HOME": cache_home}
-    return StdioServerParameters(command=sys.executable, args=["-m", "pyinspect", "serve"], env=env)
+def serve() -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "pyinspect", "serve"], env={**os.environ})
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -72,12 +70,10 @@ async def timed(client: Client, tool: str, arguments: dict[str, Any]) -> tuple[d
     return data, (time.perf_counter() - start) * 1000
 
 
-async def server_starts(starts: int, results: dict[str, list[float]], cache_home: str) -> None:
-    async with Client(serve(cache_home)) as client:
-        await client.list_tools()  # the earlier start whose replies are stored
+async def server_starts(starts: int, results: dict[str, list[float]]) -> None:
     for _ in range(starts):
         start = time.perf_counter()
-        async with Client(serve(cache_home)) as client:
+        async with Client(serve()) as client:
             results["start to initialize answer"].append((time.perf_counter() - start) * 1000)
             state = await answer(client, "debug_state", {})
             results["start to first tool answer"].append((time.perf_counter() - start) * 1000)
@@ -132,8 +128,7 @@ async def run(options: argparse.Namespace) -> dict[str, list[float]]:
     for tool in TOOLS:
         results[f"{tool} (cold)"] = []
         results[f"{tool} (warm)"] = []
-    with tempfile.TemporaryDirectory() as cache_home:
-        await server_starts(options.starts, results, cache_home)
+    await server_starts(options.starts, results)
     with tempfile.TemporaryDirectory() as folder:
         await tool_latencies(options.hits, options.repeats, Path(folder) / "stamp.txt", results)
     return results

@@ -9,8 +9,9 @@
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
 server's first answer, and the heap area alone (ClrMD models, pandas-free but large)
-costs a fifth of the start. For the same reason `pyinspect serve` on stdio claims its
-wire before even the command line library loads (pyinspect.server.stdio_front).
+costs a fifth of the start. `pyinspect serve` on stdio claims its wire before even the
+command line library loads (pyinspect.server.stdio_wire), so that nothing an import
+prints reaches the protocol stream.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ def _group() -> None:
 def main() -> None:
     serving = sys.argv[1:2] == ["serve"]
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
-        from pyinspect.server.stdio_front import StdioFront
+        from pyinspect.server.stdio_wire import claim_stdio
 
-        StdioFront.claim_stdio()  # answers the handshake while the command line and the SDK load
+        claim_stdio()  # stdout now writes to stderr, stdin reads nothing: the wire is the SDK's alone
     build_app(("serve",) if serving else _AREAS)()
 
 

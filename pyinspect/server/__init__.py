@@ -1,7 +1,7 @@
 """pyinspect's MCP server (`pyinspect serve`): session tools, inspection tools, memory tools.
 
 Nothing is imported here: `pyinspect serve` claims its stdio wire
-(pyinspect.server.stdio_front) before the MCP SDK loads.
+(pyinspect.server.stdio_wire) before the MCP SDK loads.
 """
 
 from __future__ import annotations

@@ -1,32 +1,41 @@
 """The MCP server: `create_server` builds it, `run_server` serves it on stdio or on
 streamable HTTP bound to 127.0.0.1.
 
-Tools live in the modules of ``_TOOL_MODULES``; each exposes
-``register(mcp, get_session)``. One Session per server; the lifespan ends it (so a
+Tools live in the modules of ``_TOOL_MODULES``; each exposes ``register(mcp, clients)``.
+Each client (the one on stdio, each MCP session over HTTP) has its own debug Session
+and heap workspace (pyinspect.server.clients); the lifespan ends them all (so a
 launched debuggee is terminated and an attached one detached) when the server stops.
+
+Errors follow the 2025-11-25 split: what the protocol refuses (an unknown tool or
+prompt, a missing prompt argument) is a JSON-RPC error -32602; what a tool refuses (bad
+or unknown arguments, a state that forbids the call) is a tool result with isError and
+one of our codes, which a model can read and correct.
 """
 
 from __future__ import annotations
 
-import asyncio
+import difflib
 import importlib
+import io
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, cast
+from typing import Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolResult
+from mcp_types import INVALID_PARAMS, CallToolResult
 from pydantic import ValidationError
 
+from pyinspect import __version__
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
+from pyinspect.server.clients import ClientStates
 from pyinspect.server.errors import error_answer, error_result
 from pyinspect.server.prompts import HEAP_INSTRUCTIONS
-from pyinspect.server.stdio_front import StdioFront
+from pyinspect.server.stdio_wire import claim_stdio
 from pyinspect.server.tooling import ERROR_SHAPES
 from pyinspect.session.debug_session import Session
 
@@ -53,14 +62,36 @@ debug_continue; end with debug_disconnect. Errors come back as
 
 
 class PyInspectServer(MCPServer[Any]):
-    """MCPServer whose every tool answer is coded: argument validation failures answer
-    INVALID_PARAMETER in the tool's own error shape, unknown tools UNKNOWN_TOOL, timeouts
-    TIMEOUT and anything unexpected INTERNAL_ERROR (its traceback goes to stderr, never
-    into the answer), instead of the SDK's free text."""
+    """MCPServer whose every tool answer is coded: unknown or invalid arguments answer
+    INVALID_PARAMETER in the tool's own error shape (an unknown one named, with the
+    closest known parameter), timeouts TIMEOUT and anything unexpected INTERNAL_ERROR
+    (its traceback goes to stderr, never into the answer), instead of the SDK's free
+    text; an unknown tool or prompt is a protocol error (-32602)."""
+
+    def __init__(self, *args: Any, clients: ClientStates, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clients = clients
+
+    def add_tool(self, fn: Any, name: str | None = None, *args: Any, **kwargs: Any) -> None:
+        """Every tool's input schema says additionalProperties: false (call_tool refuses
+        what it does not name)."""
+        super().add_tool(fn, name, *args, **kwargs)
+        tool = self._tool_manager.get_tool(name or fn.__name__)
+        if tool is not None:
+            tool.parameters["additionalProperties"] = False
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            known = ", ".join(sorted(tool.name for tool in self._tool_manager.list_tools()))
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name[:100]!r}{_hint(name, self._tool_names())}"
+                                                        f"; the tools are: {known}")
+        unknown = _unknown_arguments(arguments, tool.parameters)
+        if unknown is not None:
+            return _coded(name, unknown)
         try:
-            return await super().call_tool(name, arguments, context)
+            with self.clients.serving(_client_of(context)):
+                return await super().call_tool(name, arguments, context)
         except MCPError:
             raise
         except ToolError as exc:
@@ -72,23 +103,37 @@ class PyInspectServer(MCPServer[Any]):
         except Exception as exc:  # noqa: BLE001 - the last line: a bug becomes a coded answer
             return self._internal_error(name, exc)
 
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        """An unknown prompt or a missing required argument is the client's protocol error (-32602)."""
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            names = [p.name for p in self._prompt_manager.list_prompts()]
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name[:100]!r}{_hint(name, names)}; the "
+                                                        f"prompts are: {', '.join(sorted(names))}")
+        missing = sorted(a.name for a in prompt.arguments or [] if a.required and a.name not in (arguments or {}))
+        if missing:
+            raise MCPError(code=INVALID_PARAMS, message=f"Missing required arguments of prompt {name!r}: "
+                                                        f"{', '.join(missing)}")
+        return await super().get_prompt(name, arguments, context)
+
+    def _tool_names(self) -> list[str]:
+        return [tool.name for tool in self._tool_manager.list_tools()]
+
     def _tool_error(self, name: str, exc: ToolError) -> CallToolResult:
         cause = exc.__cause__
-        if self._tool_manager.get_tool(name) is None:
-            known = ", ".join(sorted(tool.name for tool in self._tool_manager.list_tools()))
-            return _coded(name, PyInspectError(f"unknown tool {name[:100]!r}; the tools are: {known}",
-                                               code=ErrorCode.UNKNOWN_TOOL))
         if isinstance(cause, ValidationError):
             problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
                                  for e in cause.errors())
             return _coded(name, InvalidParameterError(f"bad parameters: {problems}"))
         return _coded(name, InvalidParameterError(str(exc)))
 
-    async def run_behind_front(self, front: StdioFront) -> None:
-        """Serve the stdio wire the front has held (and partly answered) since the
-        process began, as ``run_stdio_async`` serves stdin and stdout."""
-        async with stdio_server(stdin=cast(Any, _FrontLines(front)), stdout=cast(Any, _FrontWriter(front))) as (
-                read_stream, write_stream):
+    async def run_on_wire(self) -> None:
+        """Serve the stdio wire claimed as the process began (pyinspect.server.stdio_wire),
+        as ``run_stdio_async`` serves stdin and stdout."""
+        wire_in, wire_out = claim_stdio()
+        stdin = anyio.wrap_file(io.TextIOWrapper(wire_in, encoding="utf-8", errors="replace"))
+        stdout = anyio.wrap_file(io.TextIOWrapper(wire_out, encoding="utf-8"))
+        async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):
             lowlevel = self._lowlevel_server  # what run_stdio_async runs; the SDK has no public name for it
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
@@ -99,39 +144,29 @@ class PyInspectServer(MCPServer[Any]):
                                            "server's log)", code=ErrorCode.INTERNAL_ERROR))
 
 
-class _FrontLines:
-    """The front's incoming lines as the async line iterator stdio_server reads."""
-
-    def __init__(self, front: StdioFront) -> None:
-        loop = asyncio.get_running_loop()
-        self._lines: asyncio.Queue[bytes | None] = asyncio.Queue()
-
-        def deliver(line: bytes | None) -> None:  # on the front's reading thread
-            loop.call_soon_threadsafe(self._lines.put_nowait, line)
-
-        front.hand_over(deliver)
-
-    def __aiter__(self) -> _FrontLines:
-        return self
-
-    async def __anext__(self) -> str:
-        line = await self._lines.get()
-        if line is None:
-            raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+def _client_of(context: Any) -> str | None:
+    """The MCP session id of the HTTP request behind this call (None on stdio and in memory)."""
+    request = getattr(getattr(context, "_request_context", None), "request", None)
+    headers = getattr(request, "headers", None)
+    return None if headers is None else headers.get("mcp-session-id")
 
 
-class _FrontWriter:
-    """The front's way out as the async text file stdio_server writes to."""
+def _hint(given: str, known: list[str]) -> str:
+    """ " (did you mean 'x'?)" for the closest known name, else nothing."""
+    close = difflib.get_close_matches(given, known, n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
-    def __init__(self, front: StdioFront) -> None:
-        self._front = front
 
-    async def write(self, text: str) -> None:
-        await anyio.to_thread.run_sync(self._front.write, text)
-
-    async def flush(self) -> None:
-        """Each write is flushed by the front."""
+def _unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> InvalidParameterError | None:
+    """The refusal of arguments the tool does not take (its schema says
+    additionalProperties: false), naming each and the closest parameter it has."""
+    known = list(schema.get("properties", {}))
+    unknown = [name for name in arguments if name not in known]
+    if not unknown:
+        return None
+    parts = [f"unknown parameter {name[:100]!r}{_hint(name, known)}" for name in unknown]
+    takes = ", ".join(known) if known else "no parameters"
+    return InvalidParameterError(f"{'; '.join(parts)}; this tool takes: {takes}")
 
 
 def _coded(name: str, error: PyInspectError) -> CallToolResult:
@@ -142,53 +177,64 @@ def _coded(name: str, error: PyInspectError) -> CallToolResult:
 
 
 def create_server(session: Session | None = None, adapter: str = "pyinspect") -> PyInspectServer:
-    owned = session or Session(adapter=adapter)
-    closers: list[Callable[[], object]] = []  # what a tool module opened beside the session
+    """The server; ``session``, when given, is the stdio (or in-memory) client's."""
+    clients = ClientStates(adapter, session)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
         try:
-            yield {"session": owned}
+            yield {"clients": clients}
         finally:
-            for close in closers:
-                close()
-            owned.close()
+            clients.end_all()
 
-    mcp = PyInspectServer("pyinspect", instructions=_INSTRUCTIONS, lifespan=lifespan)
-    get_session: Callable[[], Session] = lambda: owned
+    mcp = PyInspectServer("pyinspect", version=__version__, instructions=_INSTRUCTIONS, lifespan=lifespan,
+                          clients=clients)
     for module in _TOOL_MODULES:
-        closer = importlib.import_module(module).register(mcp, get_session)
-        if callable(closer):
-            closers.append(closer)
+        importlib.import_module(module).register(mcp, clients)
     return mcp
 
 
-def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None) -> None:
+def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect", token_file: str | None = None,
+               idle_timeout: float | None = None) -> None:
     """stdio, or streamable HTTP behind pyinspect.server.http_security (token, Host, Origin,
-    body and session limits); the token is read before anything listens. On stdio the
-    wire is the front `pyinspect serve` claimed as the process began (else claimed now)."""
+    body limit) with the session rules of pyinspect.server.http_sessions; the token is
+    read before anything listens. On stdio the wire is the one `pyinspect serve` claimed
+    as the process began (else claimed now)."""
     if not http:
-        server = create_server(adapter=adapter)
-        anyio.run(server.run_behind_front, StdioFront.claim_stdio())
+        claim_stdio()
+        anyio.run(create_server(adapter=adapter).run_on_wire)
         return
     from pyinspect.server import http_security
+    from pyinspect.server.http_sessions import IDLE_TIMEOUT
 
     token, generated = http_security.load_token(token_file)
     server = create_server(adapter=adapter)
-    anyio.run(_serve_http, server, port, token, generated)
+    anyio.run(_serve_http, server, port, token, generated, idle_timeout or IDLE_TIMEOUT)
 
 
-async def _serve_http(server: MCPServer[Any], port: int, token: str, generated: bool) -> None:
+async def _serve_http(server: PyInspectServer, port: int, token: str, generated: bool, idle_timeout: float) -> None:
     import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
     from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.applications import Starlette
+    from starlette.routing import Route
 
     from pyinspect.server import http_security as sec
+    from pyinspect.server.http_sessions import EvictingSessionManager
+
+    async def end_client(session_id: str) -> None:
+        await anyio.to_thread.run_sync(server.clients.end, session_id)
 
     checks = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=sec.loopback_hosts(port),
                                        allowed_origins=sec.loopback_origins(port))
-    app = server.streamable_http_app(max_request_body_size=sec.MAX_BODY_BYTES, max_sessions=sec.MAX_SESSIONS,
-                                     transport_security=checks, host="127.0.0.1")
-    config = uvicorn.Config(sec.BearerGuard(app, token, port), host="127.0.0.1", port=port, log_level="warning")
+    manager = EvictingSessionManager(server._lowlevel_server, end_client, idle_timeout=idle_timeout,
+                                     security_settings=checks, max_request_body_size=sec.MAX_BODY_BYTES)
+    app = Starlette(routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))],
+                    lifespan=lambda _: manager.run())
+    # keep-alive longer than any client's (undici: 4 s): a server that closes an idle
+    # connection first races the client's next request on it ("other side closed")
+    config = uvicorn.Config(sec.BearerGuard(app, token, port), host="127.0.0.1", port=port, log_level="warning",
+                            timeout_keep_alive=75)
     if generated:
         sec.announce_token(token, port)
     await uvicorn.Server(config).serve()

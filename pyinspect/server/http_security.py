@@ -8,8 +8,8 @@ server's bearer token, from a page of no other origin.
   start and printed once on stderr;
 - Host must name the loopback address and our port, and Origin (when sent) a loopback
   page: a DNS-rebinding page sends its own host name and fails both;
-- request bodies of at most ``MAX_BODY_BYTES``, at most ``MAX_SESSIONS`` MCP sessions
-  (the SDK's own limits, set here).
+- request bodies of at most ``MAX_BODY_BYTES`` (the SDK's own limit, set here); the
+  session rules are pyinspect.server.http_sessions'.
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_BODY_BYTES", "MAX_SESSIONS", "TOKEN_ENV", "BearerGuard", "load_token"]
+__all__ = ["MAX_BODY_BYTES", "TOKEN_ENV", "BearerGuard", "load_token"]
 
 TOKEN_ENV = "PYINSPECT_HTTP_TOKEN"
 MAX_BODY_BYTES = 1024 * 1024
-MAX_SESSIONS = 8
 _MIN_TOKEN_CHARS = 16
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
@@ -102,7 +101,9 @@ class BearerGuard:
             return 403, "Origin must be a loopback page"
         scheme, _, presented = headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(presented.strip().encode(), self._token):
-            return 401, "a bearer token is required: 'Authorization: Bearer <token>' (see `pyinspect serve --help`)"
+            return 401, ("a bearer token is required: send 'Authorization: Bearer <token>' with the token this server "
+                         f"was started with: the content of the file given to --token-file, else the environment "
+                         f"variable {TOKEN_ENV}, else the one it printed on its stderr at start")
         return None
 
 

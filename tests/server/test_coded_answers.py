@@ -1,5 +1,5 @@
-"""Every answer is coded: an unknown tool, a failure inside the SDK's call path and a
-timeout come back in the error envelope with a code, the traceback of an internal error
+"""Every answer is coded: an unknown tool is the protocol's -32602, a failure inside the
+SDK's call path and a timeout come back in the error envelope with a code, the traceback of an internal error
 goes to the log (stderr), never into the answer, and the server keeps serving."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 from mcp_calls import call_ok
+from mcp_types import INVALID_PARAMS
 
 from pyinspect.server import create_server
 
@@ -28,12 +30,17 @@ async def raw_error(client: Client, tool: str, arguments: dict[str, Any]) -> dic
     return answer
 
 
-async def test_an_unknown_tool_is_answered_in_the_envelope_with_the_tool_names() -> None:
+async def test_an_unknown_tool_is_a_protocol_error_naming_the_tools() -> None:
+    """The 2025-11-25 spec lists an unknown tool among the protocol errors: -32602."""
     async with Client(create_server()) as client:
         for name in ("no_such_tool", "x" * 5000, "debug_launch\u202e", ""):
-            answer = await raw_error(client, name, {"a": 1})
-            assert answer["success"] is False and answer["error"]["code"] == "UNKNOWN_TOOL", answer
-            assert "debug_launch" in answer["error"]["message"] and len(answer["error"]["message"]) < 1000
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool(name, {"a": 1})
+            assert refused.value.error.code == INVALID_PARAMS, refused.value.error
+            message = refused.value.error.message
+            assert message.startswith("Unknown tool") and "debug_launch" in message and len(message) < 1000, message
+        with pytest.raises(MCPError, match="did you mean 'heap_stats'"):
+            await client.call_tool("heap_stat", {})
         assert (await call_ok(client, "debug_state"))["state"] == "not_started"
 
 

@@ -1,1 +1,1 @@
-"""MCP tools by area; each module's register(mcp, get_session) adds its tools."""
+"""MCP tools by area; each module's register(mcp, clients) adds its tools (clients.session() is the calling client's debug session)."""

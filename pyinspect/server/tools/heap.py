@@ -44,11 +44,11 @@ from pyinspect.models.heap_answers import (
     HeapStringsAnswer,
 )
 from pyinspect.models.memory import ObjectInspection
+from pyinspect.server.clients import ClientStates
 from pyinspect.server.errors import answer_result
 from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
-from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 
@@ -117,44 +117,46 @@ def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[B
     add_tool(mcp, fn, output, read_only=read_only, title=title, result=result)
 
 
-def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[], object]:
-    """Add the heap tools and the leak-hunt prompt; answers the workspace's close."""
-    heaps = HeapWorkspace(get_session)
+def register(mcp: MCPServer, clients: ClientStates) -> None:
+    """Add the heap tools and the leak-hunt prompt. Each client has its own workspace,
+    closed with its MCP session."""
+    def heaps() -> HeapWorkspace:
+        return clients.kept("heap workspace", lambda session: HeapWorkspace(lambda: session), HeapWorkspace.close)
+
     _register_sources(mcp, heaps)
     _register_questions(mcp, heaps)
     _register_history(mcp, heaps)
     register_prompt(mcp)
-    return heaps.close
 
 
-def _register_sources(mcp: MCPServer, heaps: HeapWorkspace) -> None:
+def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
     async def heap_attach(pid: Pid, ctx: Context[Any, Any]) -> HeapOpenAnswer:
         """Open a running .NET process's heap for the heap tools, with no debugger: the
         process is not stopped and keeps running (answers then carry mayHaveChanged and
         a warning; heap_snapshot re-reads it). Replaces any heap opened before; the heap
         tools read it until heap_close. Use it on a live service that must not pause."""
-        source = await _in_thread(ctx, lambda _: heaps.attach(pid))
+        source = await _in_thread(ctx, lambda _: heaps().attach(pid))
         return HeapOpenAnswer(source=source, message=f"the heap tools now read process {pid} (it keeps running)")
 
     async def dump_open(path: DumpPath, ctx: Context[Any, Any]) -> HeapOpenAnswer:
         """Open a core dump's heap for the heap tools (nothing changes: answers are exact for
         the moment of the dump). Replaces any heap opened before; heap_close returns to the
         paused debug session. A file that is no dump of a .NET process answers DUMP_ERROR."""
-        source = await _in_thread(ctx, lambda _: heaps.open_dump(path))
+        source = await _in_thread(ctx, lambda _: heaps().open_dump(path))
         return HeapOpenAnswer(source=source, message=f"the heap tools now read the dump {source.path}")
 
     async def dump_create(path: NewDumpPath, ctx: Context[Any, Any], pid: OptionalPid = None) -> DumpCreateAnswer:
         """Write a full-heap core dump of a running .NET process with its own runtime's
         createdump (pid default: the heap_attach'ed process, else the debuggee), to read
         later or elsewhere with dump_open. Takes seconds; the process continues after."""
-        made, target = await _in_thread(ctx, lambda _: heaps.create_dump(pid, path))
+        made, target = await _in_thread(ctx, lambda _: heaps().create_dump(pid, path))
         return DumpCreateAnswer(path=str(made), pid=target, size_bytes=made.stat().st_size,
                                 message=f"wrote a full-heap dump of process {target}; dump_open reads it")
 
     async def heap_close(ctx: Context[Any, Any]) -> HeapCloseAnswer:
         """Close the heap opened by heap_attach or dump_open (the process is left as it was);
         the heap tools then read the paused debug session's process, if any."""
-        closed = await _in_thread(ctx, lambda _: heaps.close())
+        closed = await _in_thread(ctx, lambda _: heaps().close())
         if not closed:
             raise InvalidParameterError("no heap is open (heap_attach or dump_open opens one)")
         return HeapCloseAnswer(message="closed; the heap tools read the paused debug session's process, if any")
@@ -165,7 +167,7 @@ def _register_sources(mcp: MCPServer, heaps: HeapWorkspace) -> None:
     _add(mcp, heap_close, HeapCloseAnswer, "Close the Heap")
 
 
-def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
+def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
     async def heap_stats(ctx: Context[Any, Any], filter: Filter = "live",
                          top: Top = 20) -> HeapStatsAnswer:
         """Count and bytes per type, largest first: live objects (reachable), dead ones
@@ -173,14 +175,14 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         memory is high. Reads the heap opened by heap_attach/dump_open, else the paused
         debuggee; the first call walks the whole heap (progress reported)."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda p: queries.stats_answer(*heaps.graph(p), filter, top))
+        return await _in_thread(ctx, lambda p: queries.stats_answer(*heaps().graph(p), filter, top))
 
     async def heap_instances(type_name: TypeName, ctx: Context[Any, Any], start: Start = 0,
                              count: Count = 100) -> HeapInstancesAnswer:
         """The instances of one type in address order, paged: address, size, generation,
         live, retainedSize. Feed an address to heap_retention (why alive) or heap_retained."""
         queries.check_count("count", count)
-        return await _in_thread(ctx, lambda p: queries.instances_answer(*heaps.graph(p), type_name, start, count))
+        return await _in_thread(ctx, lambda p: queries.instances_answer(*heaps().graph(p), type_name, start, count))
 
     async def heap_retention(ctx: Context[Any, Any], address: Address = None, expression: Expr = None,
                              max_paths: MaxPaths = 3) -> HeapRetentionAnswer:
@@ -195,8 +197,8 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         where = parse_address(address) if address is not None else None
 
         def work(progress: ProgressCallback) -> HeapRetentionAnswer:
-            target = where if where is not None else heaps.resolve_address(str(expression))
-            return queries.retention_answer(*heaps.graph(progress), target, max_paths, heaps.name_stack_locals)
+            target = where if where is not None else heaps().resolve_address(str(expression))
+            return queries.retention_answer(*heaps().graph(progress), target, max_paths, heaps().name_stack_locals)
 
         return await _in_thread(ctx, work)
 
@@ -207,27 +209,27 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         (objects, or types with by_type). The biggest retainer is usually the leak's holder."""
         queries.check_count("top", top)
         wanted = queries.check_addresses(addresses, by_type)
-        return await _in_thread(ctx, lambda p: queries.retained_answer(*heaps.graph(p), wanted, top, by_type))
+        return await _in_thread(ctx, lambda p: queries.retained_answer(*heaps().graph(p), wanted, top, by_type))
 
     async def heap_strings(ctx: Context[Any, Any], top: Top = 20) -> HeapStringsAnswer:
         """String values held by several objects, most wasted bytes first (count, size,
         wastedBytes; wastedBytes in total over all duplicates). Candidates for interning
         or caching."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda p: queries.strings_answer(*heaps.graph(p), top))
+        return await _in_thread(ctx, lambda p: queries.strings_answer(*heaps().graph(p), top))
 
     async def heap_segments(ctx: Context[Any, Any]) -> HeapSegmentsAnswer:
         """The GC heap's layout: per generation (gen0-2, LOH, POH) size, free bytes,
         fragmentation and pinned objects, and each segment's range. For high memory that
         is not in live objects: fragmentation, pinning, large objects."""
-        return await _in_thread(ctx, lambda p: queries.segments_answer(*heaps.graph(p)))
+        return await _in_thread(ctx, lambda p: queries.segments_answer(*heaps().graph(p)))
 
     async def heap_finalizer_queue(ctx: Context[Any, Any], top: Top = 50) -> HeapFinalizerAnswer:
         """Objects registered for finalization per type, and how many are ready (queued for
         the finalizer thread). Many ready objects: a slow or blocked finalizer, or
         undisposed IDisposables."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda p: queries.finalizer_answer(*heaps.graph(p), top))
+        return await _in_thread(ctx, lambda p: queries.finalizer_answer(*heaps().graph(p), top))
 
     async def heap_object(address: ObjectAddress, ctx: Context[Any, Any], depth: Depth = 1) -> HeapObjectAnswer:
         """One object by address, in object_inspect's shape (type, size, every field with its
@@ -236,7 +238,7 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         where = parse_address(address)
 
         def work(_: ProgressCallback) -> HeapObjectAnswer:
-            reader, source = heaps.reader()
+            reader, source = heaps().reader()
             inspection = ObjectInspection.model_validate(reader.object(where, depth=depth).to_inspection())
             return HeapObjectAnswer(source=source, inspection=inspection)
 
@@ -253,14 +255,14 @@ def _register_questions(mcp: MCPServer, heaps: HeapWorkspace) -> None:
     _add(mcp, heap_finalizer_queue, HeapFinalizerAnswer, "Finalizer Queue")
 
 
-def _register_history(mcp: MCPServer, heaps: HeapWorkspace) -> None:
+def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
     async def heap_snapshot(ctx: Context[Any, Any]) -> HeapSnapshotAnswer:
         """Read the heap afresh and keep its live objects per type (count, bytes, retained)
         under an id (s1, s2...). The leak workflow: heap_snapshot, exercise the program
         (or wait), heap_snapshot, then heap_diff. Also refreshes what the other tools read."""
         def work(progress: ProgressCallback) -> HeapSnapshotAnswer:
-            snapshot_id, taken, source = heaps.snapshot(progress)
-            return HeapSnapshotAnswer(source=source, snapshot_id=snapshot_id, snapshots=heaps.snapshot_ids(),
+            snapshot_id, taken, source = heaps().snapshot(progress)
+            return HeapSnapshotAnswer(source=source, snapshot_id=snapshot_id, snapshots=heaps().snapshot_ids(),
                                       summary=taken.summary)
 
         return await _in_thread(ctx, work)
@@ -271,7 +273,7 @@ def _register_history(mcp: MCPServer, heaps: HeapWorkspace) -> None:
         largest growth first; default: the last two heap_snapshot ids. The first rows are
         the leak suspects: list them with heap_instances, then heap_retention on one."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda _: queries.diff_answer(*heaps.pair(before, after), top))
+        return await _in_thread(ctx, lambda _: queries.diff_answer(*heaps().pair(before, after), top))
 
     _add(mcp, heap_snapshot, HeapSnapshotAnswer, "Take a Heap Snapshot")
     _add(mcp, heap_diff, HeapDiffAnswer, "Compare Two Heap Snapshots")

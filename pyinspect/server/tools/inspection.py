@@ -5,8 +5,6 @@ need a paused process."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mcp.server.mcpserver import MCPServer
 
 from pyinspect.models.inspection import (
@@ -15,6 +13,7 @@ from pyinspect.models.inspection import (
     ThreadsAnswer,
     VariablesAnswer,
 )
+from pyinspect.server.clients import ClientStates
 from pyinspect.server.errors import evaluate_error_answer
 from pyinspect.server.parameters import (
     Expand,
@@ -29,12 +28,12 @@ from pyinspect.server.parameters import (
     ThreadId,
 )
 from pyinspect.server.tooling import add_tool
-from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 
 
-def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
+def register(mcp: MCPServer, clients: ClientStates) -> None:
+    get_session = clients.session
     def threads_list() -> ThreadsAnswer:
         """List all managed threads: id, name, state, which one is current (the one that
         stopped) and, while paused, where each is executing. Use it for multi-threaded

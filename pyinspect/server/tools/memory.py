@@ -8,7 +8,6 @@ where the others say VARIABLE_UNAVAILABLE or EVAL_EXCEPTION, as its contract doe
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -22,6 +21,7 @@ from pyinspect.models.memory import (
     ObjectInspection,
     ObjectSummarizeAnswer,
 )
+from pyinspect.server.clients import ClientStates
 from pyinspect.server.errors import error_answer
 from pyinspect.server.parameters import (
     Depth,
@@ -32,7 +32,6 @@ from pyinspect.server.parameters import (
     TimeoutMs,
 )
 from pyinspect.server.tooling import add_tool, wire_result
-from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 
@@ -45,7 +44,8 @@ def inspect_answer(exc: PyInspectError) -> dict[str, Any]:
     return error_answer(exc)
 
 
-def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
+def register(mcp: MCPServer, clients: ClientStates) -> None:
+    get_session = clients.session
     def object_inspect(object_ref: Expression, depth: Depth = 1, thread_id: ThreadId = None,
                        frame_index: FrameIndex = 0) -> ObjectInspectAnswer:
         """A heap object's real address, type, size and every field (base classes included)

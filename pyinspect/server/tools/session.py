@@ -16,6 +16,7 @@ from pyinspect.models.session import (
     ExceptionBreakpointAnswer,
     SessionState,
 )
+from pyinspect.server.clients import ClientStates
 from pyinspect.server.parameters import (
     AdapterChoice,
     Args,
@@ -43,7 +44,6 @@ from pyinspect.server.parameters import (
     WaitMs,
 )
 from pyinspect.server.tooling import add_tool
-from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 
@@ -66,7 +66,8 @@ def _seconds(timeout_ms: int) -> float:
     return timeout_ms / 1000.0
 
 
-def register(mcp: MCPServer, get_session: Callable[[], Session]) -> None:
+def register(mcp: MCPServer, clients: ClientStates) -> None:
+    get_session = clients.session
     def debug_launch(program: Program, args: Args = None, cwd: Cwd = None, env: Env = None,
                      stop_at_entry: StopAtEntry = False, adapter: AdapterChoice = None) -> SessionState:
         """Start a .NET program (a .dll run with `dotnet`, or an apphost) under the debugger.
