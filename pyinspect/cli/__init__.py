@@ -4,6 +4,7 @@
     pyinspect dap        run our DAP debug adapter on stdio (pyinspect/cli/dap.py)
     pyinspect serve      the MCP server for AI agents (pyinspect/cli/serve.py)
     pyinspect ps         the machine's .NET processes (pyinspect/cli/ps.py)
+    pyinspect threads|locks|async|exceptions|threadpool   hang and crash triage (pyinspect/cli/triage.py)
 
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import typer
 
-_AREAS = ("heap", "dap", "serve", "ps")
+_AREAS = ("heap", "triage", "dap", "serve", "ps")
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
 
 
@@ -46,7 +47,16 @@ def main() -> None:
         from pyinspect.server.stdio_front import StdioFront
 
         StdioFront.claim_stdio()  # answers the handshake while the command line and the SDK load
-    build_app(("serve",) if serving else _AREAS)()
+    app = build_app(("serve",) if serving else _AREAS)
+    if serving:
+        app()
+        return
+    from pyinspect.cli.one_shot import finish
+
+    try:
+        app()
+    except SystemExit as exc:  # click ends every command this way, its status in code
+        finish(exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1))
 
 
 def __getattr__(name: str) -> typer.Typer:

@@ -48,6 +48,7 @@ from pyinspect.server.errors import answer_result
 from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
+from pyinspect.server.tools import triage
 from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
@@ -123,6 +124,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[],
     _register_sources(mcp, heaps)
     _register_questions(mcp, heaps)
     _register_history(mcp, heaps)
+    triage.register(mcp, heaps)
     register_prompt(mcp)
     return heaps.close
 
