@@ -10,16 +10,15 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from pyinspect.answers.progress import walk_progress
 from pyinspect.errors import InvalidParameterError, PyInspectError
-from pyinspect.heap.reader import HeapReader, create_dump
-from pyinspect.models.heap import TypeStat
+
+if TYPE_CHECKING:
+
+    from pyinspect.heap.reader import HeapReader
 
 __all__ = ["DumpOption", "JsonOption", "PidOption", "fail_on_error", "heap_app", "open_reader", "register"]
 
@@ -50,6 +49,8 @@ def fail_on_error(action: Callable[[], T]) -> T:
 
 @contextmanager
 def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None) -> Iterator[HeapReader]:
+    from pyinspect.heap.reader import HeapReader
+
     if (pid is None) == (dump is None):
         raise InvalidParameterError("give exactly one of --pid or --dump")
     if dac is not None and dump is None:
@@ -68,6 +69,12 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
           dead: Annotated[bool, typer.Option("--dead", help="only objects no root reaches")] = False,
           as_json: JsonOption = False) -> None:
     """Count and total size per type, largest total first (progress on stderr)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from pyinspect.answers.progress import walk_progress
+    from pyinspect.models.heap import TypeStat
+
     def run() -> None:
         if live and dead:
             raise InvalidParameterError("give at most one of --live or --dead")
@@ -96,6 +103,9 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
                    depth: Annotated[int, typer.Option("--depth", help="expansion depth 1-10")] = 1,
                    as_json: JsonOption = False) -> None:
     """One object in object_inspect's `inspection` shape (offsets from its address)."""
+    from rich.console import Console
+    from rich.table import Table
+
 
     def run() -> None:
         with open_reader(pid, dump, dac) as reader:
@@ -116,5 +126,7 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
 def dump_process(pid: Annotated[int, typer.Option("--pid", help="live process id")],
                  output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")]) -> None:
     """Write a full-heap core dump with the target runtime's own createdump."""
+    from pyinspect.heap.reader import create_dump
+
     path = fail_on_error(lambda: create_dump(pid, output))
     print(str(path))

@@ -7,15 +7,10 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import BaseModel
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from pyinspect.answers.progress import walk_progress
 from pyinspect.cli.heap import (
     DumpOption,
     JsonOption,
@@ -24,9 +19,10 @@ from pyinspect.cli.heap import (
     heap_app,
     open_reader,
 )
-from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.graph_file import load_snapshot
-from pyinspect.heap.snapshot import diff
+
+if TYPE_CHECKING:
+
+    from pyinspect.heap.graph import HeapGraph
 
 __all__ = ["build_graph", "print_rows"]
 
@@ -35,6 +31,8 @@ TopOption = Annotated[int | None, typer.Option("--top", help="only the first K r
 
 def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
     """Open the target, build its graph with progress on stderr, answer use(graph)."""
+    from pyinspect.answers.progress import walk_progress
+
     with open_reader(pid, dump) as reader:
         with walk_progress(file=sys.stderr) as advance:
             graph = reader.graph(advance)
@@ -43,6 +41,10 @@ def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], A
 
 def print_rows(rows: list[Any], as_json: bool, columns: dict[str, Callable[[Any], object]]) -> None:
     """JSON rows (camelCase) or a table whose columns are given as name -> getter."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
     if as_json:
         print(json.dumps([_dump(r) for r in rows], indent=2, ensure_ascii=False))
         return
@@ -54,6 +56,8 @@ def print_rows(rows: list[Any], as_json: bool, columns: dict[str, Callable[[Any]
 
 
 def _dump(row: Any) -> Any:
+    from pydantic import BaseModel
+
     return row.model_dump(by_alias=True) if isinstance(row, BaseModel) else row
 
 
@@ -85,6 +89,8 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
           dump: DumpOption = None, max_paths: Annotated[int, typer.Option("--max-paths")] = 5,
           as_json: JsonOption = False) -> None:
     """Shortest retention paths from roots to an object, each step named."""
+    from rich.console import Console
+
     def run() -> None:
         found = build_graph(pid, dump, lambda g: g.paths(address, max_paths))
         if as_json:
@@ -160,6 +166,7 @@ def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapsh
              whole: Annotated[bool, typer.Option("--graph", help="save the whole graph (objects, references, "
                                                  "roots, dominators), not only the per-type table")] = False) -> None:
     """Save the live heap per type (count, size, retained size) for a later `heap diff`."""
+
     def save(g: HeapGraph) -> Path:
         return g.save_graph(output) if whole else g.snapshot().save(output)
 
@@ -172,6 +179,9 @@ def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot
                    after: Annotated[Path, typer.Argument(help="later snapshot file (per type or --graph)")],
                    top: TopOption = None, as_json: JsonOption = False) -> None:
     """Per type change in count, size and retained size from BEFORE to AFTER, growth first."""
+    from pyinspect.heap.graph_file import load_snapshot
+    from pyinspect.heap.snapshot import diff
+
     def run() -> None:
         rows = diff(load_snapshot(before), load_snapshot(after))
         print_rows(rows[:top] if top else rows, as_json,

@@ -6,10 +6,6 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
-
-from pyinspect.targets.processes import list_dotnet_processes
 
 __all__ = ["register"]
 
@@ -21,6 +17,11 @@ def register(app: typer.Typer) -> None:
 def ps(as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False) -> None:
     """List .NET processes: pid, runtime version, self-contained or not, and whether
     pyinspect can debug them and read their heap (and why not)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from pyinspect.targets.processes import list_dotnet_processes
+
     processes = list_dotnet_processes()
     if as_json:
         print(json.dumps([p.model_dump(by_alias=True) for p in processes], indent=2, ensure_ascii=False))

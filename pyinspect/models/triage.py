@@ -14,9 +14,26 @@ from pydantic.alias_generators import to_camel
 from pyinspect.models.heap_answers import HeapSource
 
 __all__ = [
-    "AsyncAnswer", "AsyncChain", "AsyncChains", "AsyncFrame", "Deadlock", "DeadlockStep", "ExceptionInfo",
-    "Exceptions", "ExceptionsAnswer", "LockInfo", "Locks", "LocksAnswer", "StackFrame", "StackObject", "ThreadInfo",
-    "ThreadPoolAnswer", "ThreadPoolInfo", "ThreadRef", "ThreadsAnswer", "TypeCount",
+    "AsyncChain",
+    "AsyncChains",
+    "AsyncFrame",
+    "Deadlock",
+    "DeadlockStep",
+    "ExceptionInfo",
+    "Exceptions",
+    "HeapAsyncAnswer",
+    "HeapExceptionsAnswer",
+    "HeapLocksAnswer",
+    "HeapThreadPoolAnswer",
+    "HeapThreadsAnswer",
+    "LockInfo",
+    "Locks",
+    "StackFrame",
+    "StackObject",
+    "ThreadInfo",
+    "ThreadPoolInfo",
+    "ThreadRef",
+    "TypeCount",
 ]
 
 
@@ -170,20 +187,20 @@ class ThreadPoolInfo(_Model):
 
 # ---- MCP answers: the records inside the heap tools' envelope (which heap, how fresh) ----
 
-class ThreadsAnswer(_Model):
+class HeapThreadsAnswer(_Model):
     source: HeapSource
     threads: tuple[ThreadInfo, ...]
     total: int
     truncated: bool
 
 
-class LocksAnswer(_Model):
+class HeapLocksAnswer(_Model):
     source: HeapSource
     locks: tuple[LockInfo, ...]
     deadlocks: tuple[Deadlock, ...]
 
 
-class AsyncAnswer(_Model):
+class HeapAsyncAnswer(_Model):
     source: HeapSource
     chains: tuple[AsyncChain, ...]
     state_machines: int
@@ -191,7 +208,7 @@ class AsyncAnswer(_Model):
     truncated: bool
 
 
-class ExceptionsAnswer(_Model):
+class HeapExceptionsAnswer(_Model):
     source: HeapSource
     exceptions: tuple[ExceptionInfo, ...]
     by_type: tuple[TypeCount, ...]
@@ -199,6 +216,6 @@ class ExceptionsAnswer(_Model):
     truncated: bool
 
 
-class ThreadPoolAnswer(_Model):
+class HeapThreadPoolAnswer(_Model):
     source: HeapSource
     thread_pool: ThreadPoolInfo

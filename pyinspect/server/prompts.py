@@ -14,9 +14,9 @@ exercise the program, heap_snapshot, heap_diff (what grew, growth first); heap_i
 the top type for addresses; heap_retention {address} (the static, handle or stack frame
 that keeps it alive, each field on the way); heap_retained (what freeing it would save).
 heap_strings, heap_segments and heap_finalizer_queue for duplicates, fragmentation and
-finalizers. Every heap answer names its source and says mayHaveChanged for a live process.
+finalizers. Every heap answer names its source and says mayHaveChanged for a live process."""
 
-""" + """For a hang or a crash (why is it stuck, why did it die), open the heap the same way (a
+TRIAGE_INSTRUCTIONS = """For a hang or a crash (why is it stuck, why did it die), open the heap the same way (a
 dump: dump_open; a running process: heap_attach) and ask: heap_threads (every thread's
 stack with file:line, blockedIn and waitingFor; blocked threads first); heap_locks (owners,
 waiters, and deadlocks named as cycles "thread A holds X and waits for Y; thread B holds Y

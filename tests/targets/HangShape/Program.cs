@@ -44,7 +44,7 @@ public static class Program
         WaitUntilAllBlocked();
         var truth = new Truth(Environment.ProcessId, Environment.Version.ToString(), Threads.ToArray(),
             Held.GetType().FullName, Held.Message, Held.HResult, Chain.IsCompleted);
-        File.WriteAllText(truthPath + ".tmp", JsonSerializer.Serialize(truth));
+        File.WriteAllText(truthPath + ".tmp", JsonSerializer.Serialize(truth, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }));
         File.Move(truthPath + ".tmp", truthPath, true);
         if (crash)
         {

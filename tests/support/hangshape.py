@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support.targets import BUILD_DIR, read_truth, target_dll, wait_for_file
 
 RUNTIMES = ["net10.0", "net9.0", "net8.0"]
