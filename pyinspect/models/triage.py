@@ -94,6 +94,7 @@ class ThreadInfo(_Model):
     waiting_for: str | None = None
     exception: ExceptionInfo | None = None
     frames: tuple[StackFrame, ...] = ()
+    objects_unread: str | None = None
 
 
 class ThreadRef(_Model):

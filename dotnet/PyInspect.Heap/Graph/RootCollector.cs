@@ -76,6 +76,11 @@ internal sealed class RootCollector
         foreach (var thread in _runtime.Threads)
         {
             IEnumerable<ClrStackRoot> roots;
+            if (!StackRoots.AreSafe(thread))
+            {
+                SkippedThreads.Add((int)thread.OSThreadId);
+                continue;
+            }
             try
             {
                 roots = thread.EnumerateStackRoots().ToList();

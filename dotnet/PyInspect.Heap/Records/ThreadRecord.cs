@@ -20,4 +20,7 @@ public sealed class ThreadRecord
     public string? WaitingFor { get; set; }
     public ExceptionRecord? Exception { get; set; }
     public List<FrameRecord> Frames { get; set; } = new();
+
+    /// <summary>Why the frames' objects were not read, when they were not.</summary>
+    public string? ObjectsUnread { get; set; }
 }

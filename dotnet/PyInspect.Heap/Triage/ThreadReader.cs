@@ -56,7 +56,10 @@ public sealed class ThreadReader
                 record.Frames.Add(_frames.Describe(frame, atReturnAddress: record.Frames.Count > 0));
                 frameObjects.Add(new List<ClrObject>());
             }
-            AddStackObjects(thread, record, stackPointers, frameObjects);
+            if (StackRoots.AreSafe(thread))
+                AddStackObjects(thread, record, stackPointers, frameObjects);
+            else
+                record.ObjectsUnread = StackRoots.Unsafe;
             if (BlockingCall.Of(record.Frames) is { } blocked)
                 record.BlockedIn = blocked.Kind;
         }
