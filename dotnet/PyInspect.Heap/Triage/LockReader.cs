@@ -91,7 +91,15 @@ public sealed class LockReader
     /// blocking frames (and their caller) that is a lock of its kind, preferring one another thread owns.</summary>
     private void AddWaiter(ThreadSnapshot thread)
     {
-        if (BlockingCall.Of(thread.Record.Frames) is not { } blocked) return;
+        if (BlockingCall.Of(thread.Record.Frames) is not { } blocked)
+        {
+            if (EnteringInNativeCode(thread) is { } entered)
+            {
+                thread.Record.BlockedIn = "monitor";
+                Wait(thread, entered);
+            }
+            return;
+        }
         string kind = blocked.Kind;  // monitor-wait released its lock: it waits for a pulse, not an owner
         if (kind is not ("monitor" or "lock" or "semaphore")) return;
         LockRecord? best = null;
@@ -107,8 +115,28 @@ public sealed class LockReader
                 if (!ownedBySelf && best is null) best = candidate;
             }
         }
-        if (best is null) return;
-        best.Waiters.Add(thread.Ref());
-        thread.Record.WaitingFor = best.Object;
+        if (best is not null)
+            Wait(thread, best);
+    }
+
+    private static void Wait(ThreadSnapshot thread, LockRecord waited)
+    {
+        waited.Waiters.Add(thread.Ref());
+        thread.Record.WaitingFor = waited.Object;
+    }
+
+    /// <summary>.NET 8 and 9 enter a contended monitor in native code: no managed frame says so,
+    /// but the top frame is the runtime's HelperMethodFrame protecting the object being entered.
+    /// A monitor another thread owns among its objects is the one waited for.</summary>
+    private LockRecord? EnteringInNativeCode(ThreadSnapshot thread)
+    {
+        var frames = thread.Record.Frames;
+        if (frames.Count == 0 || frames[0].Kind != "runtime" || !frames[0].Method.StartsWith("HelperMethodFrame", StringComparison.Ordinal))
+            return null;
+        foreach (var obj in thread.FrameObjects[0])
+            if (_locks.TryGetValue(obj.Address, out var candidate) && candidate.Kind == "monitor"
+                && candidate.Owner is { } owner && owner.OsThreadId != thread.Record.OsThreadId)
+                return candidate;
+        return null;
     }
 }
