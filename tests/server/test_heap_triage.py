@@ -37,6 +37,8 @@ def crash(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hang, Path
 @pytest.mark.asyncio
 async def test_mcp_tools_answer_from_a_dump_and_a_process(hang: Hang, crash: tuple[Hang, Path]) -> None:
     async with Client(create_server()) as client:
+        for tool in ("heap_threads", "heap_locks", "heap_async", "heap_exceptions", "heap_threadpool"):
+            assert (await call(client, tool))["error"]["code"] == "NO_HEAP", tool
         await call_ok(client, "dump_open", path=str(crash[1]))
         threads = await call_ok(client, "heap_threads", max_threads=200, max_frames=20)
         assert threads["source"]["kind"] == "dump" and not threads["truncated"]
