@@ -16,6 +16,7 @@ wire before even the command line library loads (pyinspect.server.stdio_front).
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,9 @@ def _group() -> None:
 
 
 def main() -> None:
+    # Plain help and errors unless the user asks for typer's rich ones: rich's help
+    # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
+    os.environ.setdefault("TYPER_USE_RICH", "0")
     serving = sys.argv[1:2] == ["serve"]
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
         from pyinspect.server.stdio_front import StdioFront
