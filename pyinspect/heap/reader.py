@@ -13,18 +13,21 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import psutil
 
 from pyinspect.errors import DumpError, ProcessNotFoundError, SetupMissingError
 from pyinspect.heap import dotnet_bridge
-from pyinspect.heap.graph import HeapGraph, parse_address
+from pyinspect.heap.addresses import parse_address
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
 from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, ThreadPoolInfo
 from pyinspect.targets.runtimes import dump_dac_candidates, runtime_of
+
+if TYPE_CHECKING:
+    from pyinspect.heap.graph import HeapGraph
 
 __all__ = ["HeapReader", "ProgressCallback", "create_dump"]
 
@@ -102,6 +105,8 @@ class HeapReader:
 
     def graph(self, progress: ProgressCallback | None = None) -> HeapGraph:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
+        from pyinspect.heap.graph import HeapGraph
+
         builder = self._run(lambda: self._target.StartGraph())
         total = int(builder.TotalBytes)
         while not self._run(lambda: bool(builder.Step(_WALK_BATCH)), command="graph"):
