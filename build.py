@@ -108,8 +108,8 @@ def build_dotnet() -> None:
 # runtime packs restore from NuGet; no shared runtime of theirs needs to be installed):
 # tests/targets/_build/<Project>-<framework>/ holds the apphost, the app and its runtime,
 # libmscordbi.so, libmscordaccore.so and createdump included.
-OLDER_RUNTIME_DEBUGGEES = [("MemoryTruth", "net8.0"), ("MemoryTruth", "net9.0"),
-                           ("TraceTruth", "net8.0"), ("TraceTruth", "net9.0")]
+OLDER_RUNTIME_DEBUGGEES = [(project, framework) for project in ("MemoryTruth", "TraceTruth", "HangShape")
+                           for framework in ("net8.0", "net9.0")]
 
 
 def publish_older_runtime_debuggees(dotnet: str, env: dict[str, str]) -> None:

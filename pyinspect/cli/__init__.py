@@ -5,6 +5,7 @@
     pyinspect serve      the MCP server for AI agents (pyinspect/cli/serve.py)
     pyinspect ps         the machine's .NET processes (pyinspect/cli/ps.py)
     pyinspect trace      record allocations, GCs and counters over time (pyinspect/cli/trace.py)
+    pyinspect threads|locks|async|exceptions|threadpool   hang and crash triage (pyinspect/cli/triage.py)
 
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
@@ -17,13 +18,14 @@ prints reaches the protocol stream.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import typer
 
-_AREAS = ("heap", "dap", "serve", "ps", "trace")
+_AREAS = ("heap", "triage", "trace", "dap", "serve", "ps")
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
 
 
@@ -43,12 +45,24 @@ def _group() -> None:
 
 
 def main() -> None:
+    # Plain help and errors unless the user asks for typer's rich ones: rich's help
+    # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
+    os.environ.setdefault("TYPER_USE_RICH", "0")
     serving = sys.argv[1:2] == ["serve"]
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
         from pyinspect.server.stdio_wire import claim_stdio
 
         claim_stdio()  # stdout now writes to stderr, stdin reads nothing: the wire is the SDK's alone
-    build_app(("serve",) if serving else _AREAS)()
+    app = build_app(("serve",) if serving else _AREAS)
+    if serving:
+        app()
+        return
+    from pyinspect.cli.one_shot import finish
+
+    try:
+        app()
+    except SystemExit as exc:  # click ends every command this way, its status in code
+        finish(exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1))
 
 
 def __getattr__(name: str) -> typer.Typer:

@@ -8,10 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from pyinspect.answers.progress import walk_progress
 from pyinspect.cli.heap_common import (
     DacOption,
     DumpOption,
@@ -24,8 +21,6 @@ from pyinspect.cli.heap_common import (
     print_written,
 )
 from pyinspect.errors import InvalidParameterError
-from pyinspect.heap.reader import create_dump
-from pyinspect.models.heap import TypeStat
 
 __all__ = ["register"]
 
@@ -44,6 +39,12 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
           dead: Annotated[bool, typer.Option("--dead", help="only objects no root reaches")] = False,
           as_json: JsonOption = False) -> None:
     """Count and total size per type, largest total first (progress on stderr)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from pyinspect.answers.progress import walk_progress
+    from pyinspect.models.heap import TypeStat
+
     def run() -> None:
         if live and dead:
             raise InvalidParameterError("give at most one of --live or --dead")
@@ -72,6 +73,9 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
                    depth: Annotated[int, typer.Option("--depth", help="expansion depth 1-10")] = 1,
                    as_json: JsonOption = False) -> None:
     """One object in object_inspect's `inspection` shape (offsets from its address)."""
+    from rich.console import Console
+    from rich.table import Table
+
 
     def run() -> None:
         with open_reader(pid, dump, dac) as reader:
@@ -93,5 +97,7 @@ def dump_process(pid: Annotated[int, typer.Option("--pid", help="live process id
                  output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")],
                  as_json: JsonOption = False) -> None:
     """Write a full-heap core dump with the target runtime's own createdump."""
+    from pyinspect.heap.reader import create_dump
+
     path = fail_on_error(lambda: create_dump(pid, output))
     print_written(path, "dump", as_json)

@@ -10,18 +10,16 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from pydantic import BaseModel
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from pyinspect.answers.progress import walk_progress
 from pyinspect.errors import InvalidParameterError, PyInspectError
-from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.reader import HeapReader
+
+if TYPE_CHECKING:
+
+    from pyinspect.heap.graph import HeapGraph
+    from pyinspect.heap.reader import HeapReader
 
 __all__ = ["DacOption", "DumpOption", "JsonOption", "PidOption", "TopOption", "build_graph", "fail_on_error",
            "heap_app", "open_reader", "print_json", "print_rows", "print_written"]
@@ -48,6 +46,8 @@ def fail_on_error(action: Callable[[], T]) -> T:
 
 @contextmanager
 def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None) -> Iterator[HeapReader]:
+    from pyinspect.heap.reader import HeapReader
+
     if (pid is None) == (dump is None):
         raise InvalidParameterError("give exactly one of --pid or --dump")
     if dac is not None and dump is None:
@@ -61,6 +61,8 @@ def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None) -> 
 
 def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
     """Open the target, build its graph with progress on stderr, answer use(graph)."""
+    from pyinspect.answers.progress import walk_progress
+
     with open_reader(pid, dump) as reader:
         with walk_progress(file=sys.stderr) as advance:
             graph = reader.graph(advance)
@@ -73,6 +75,10 @@ def print_json(value: Any) -> None:
 
 def print_rows(rows: list[Any], as_json: bool, columns: dict[str, Callable[[Any], object]]) -> None:
     """JSON rows (camelCase) or a table whose columns are given as name -> getter."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
     if as_json:
         print_json(rows)
         return
@@ -92,6 +98,8 @@ def print_written(path: Path, kind: str, as_json: bool) -> None:
 
 
 def _plain(value: Any) -> Any:
+    from pydantic import BaseModel
+
     if isinstance(value, BaseModel):
         return value.model_dump(by_alias=True)
     if isinstance(value, list):

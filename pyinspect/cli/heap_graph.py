@@ -4,10 +4,9 @@ questions answered from one heap graph snapshot (progress on stderr, --json rows
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from pyinspect.cli.heap_common import (
     DumpOption,
@@ -21,9 +20,9 @@ from pyinspect.cli.heap_common import (
     print_rows,
     print_written,
 )
-from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.graph_file import load_snapshot
-from pyinspect.heap.snapshot import diff
+
+if TYPE_CHECKING:
+    from pyinspect.heap.graph import HeapGraph
 
 __all__: list[str] = []  # its commands register on heap_common.heap_app as it loads
 
@@ -56,6 +55,8 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
           dump: DumpOption = None, max_paths: Annotated[int, typer.Option("--max-paths")] = 5,
           as_json: JsonOption = False) -> None:
     """Shortest retention paths from roots to an object, each step named."""
+    from rich.console import Console
+
     def run() -> None:
         found = build_graph(pid, dump, lambda g: g.paths(address, max_paths))
         if as_json:
@@ -132,6 +133,7 @@ def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapsh
                                                  "roots, dominators), not only the per-type table")] = False,
              as_json: JsonOption = False) -> None:
     """Save the live heap per type (count, size, retained size) for a later `heap diff`."""
+
     def save(g: HeapGraph) -> Path:
         return g.save_graph(output) if whole else g.snapshot().save(output)
 
@@ -144,6 +146,9 @@ def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot
                    after: Annotated[Path, typer.Argument(help="later snapshot file (per type or --graph)")],
                    top: TopOption = None, as_json: JsonOption = False) -> None:
     """Per type change in count, size and retained size from BEFORE to AFTER, growth first."""
+    from pyinspect.heap.graph_file import load_snapshot
+    from pyinspect.heap.snapshot import diff
+
     def run() -> None:
         rows = diff(load_snapshot(before), load_snapshot(after))
         print_rows(rows[:top] if top else rows, as_json,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from pyinspect.models.runtimes import DotnetProcess
-from pyinspect.targets.processes import list_dotnet_processes
+if TYPE_CHECKING:
+
+    from pyinspect.models.runtimes import DotnetProcess
+
 
 __all__ = ["register"]
 
@@ -23,6 +23,11 @@ def ps(as_json: Annotated[bool, typer.Option("--json", help="print JSON instead 
     """List .NET processes: pid, runtime version, self-contained or not, pid inside and
     container id for a process in a container, and whether
     pyinspect can debug them and read their heap (and why not)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from pyinspect.targets.processes import list_dotnet_processes
+
     processes = list_dotnet_processes()
     if as_json:
         print(json.dumps([p.model_dump(by_alias=True) for p in processes], indent=2, ensure_ascii=False))

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from pyinspect.errors import InvalidParameterError
+from pyinspect.heap.addresses import parse_address
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.heapgraph import (
     DuplicateString,
@@ -109,14 +110,3 @@ def _top(top: int | None) -> int:
     if top < 1:
         raise InvalidParameterError(f"top must be at least 1, got {top}", top=top)
     return top
-
-
-def parse_address(address: int | str) -> int:
-    """An object address given as an int or a `0x...`/decimal string, checked."""
-    try:
-        value = int(address, 0) if isinstance(address, str) else int(address)
-    except ValueError as exc:
-        raise InvalidParameterError(f"not an address: {address!r}") from exc
-    if not 0 < value < 1 << 64:
-        raise InvalidParameterError(f"address out of range: {address!r}")
-    return value

@@ -16,19 +16,23 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import psutil
 
 from pyinspect.errors import DumpError, ProcessNotFoundError, SetupMissingError
 from pyinspect.heap import dotnet_bridge
-from pyinspect.heap.graph import HeapGraph, parse_address
+from pyinspect.heap.addresses import parse_address
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
+from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, ThreadPoolInfo
 from pyinspect.targets.diagnostics_ipc import request_dump
 from pyinspect.targets.process_view import ProcessView, view_of
 from pyinspect.targets.runtimes import dump_dac_candidates, runtime_of
+
+if TYPE_CHECKING:
+    from pyinspect.heap.graph import HeapGraph
 
 __all__ = ["HeapReader", "ProgressCallback", "create_dump"]
 
@@ -106,6 +110,8 @@ class HeapReader:
 
     def graph(self, progress: ProgressCallback | None = None) -> HeapGraph:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
+        from pyinspect.heap.graph import HeapGraph
+
         builder = self._run(lambda: self._target.StartGraph())
         total = int(builder.TotalBytes)
         while not self._run(lambda: bool(builder.Step(_WALK_BATCH)), command="graph"):
@@ -158,6 +164,31 @@ class HeapReader:
         """Static fields of a loaded type (``address`` is the referenced object, if any)."""
         text = self._run(lambda: str(self._target.ReadStatics(type_name)), type_name=type_name)
         return [HeapField.model_validate(item) for item in json.loads(text)]
+
+    # ---- triage: threads, locks, async chains, exceptions (issue 31) ---------------------
+
+    def threads(self, max_frames: int = 200, symbols: str | None = None) -> list[ThreadInfo]:
+        """Every managed thread with its stack (file and line from PDBs beside the modules
+        or in the symbols folder), per frame the objects its slots hold."""
+        text = self._run(lambda: str(self._target.Threads(max_frames, symbols)), command="threads")
+        return [ThreadInfo.model_validate(item) for item in json.loads(text)]
+
+    def locks(self, symbols: str | None = None) -> Locks:
+        """Monitors, System.Threading.Locks and semaphores held or waited for, and deadlocks."""
+        return Locks.model_validate_json(self._run(lambda: str(self._target.Locks(symbols)), command="locks"))
+
+    def exceptions(self, limit: int = 100, symbols: str | None = None) -> Exceptions:
+        """Exception objects on the heap, threads' current ones (a crash's) first."""
+        text = self._run(lambda: str(self._target.Exceptions(limit, symbols)), command="exceptions")
+        return Exceptions.model_validate_json(text)
+
+    def async_chains(self, limit: int = 100, symbols: str | None = None) -> AsyncChains:
+        """Async state machines as chains from the innermost await to the root, stuck first."""
+        text = self._run(lambda: str(self._target.AsyncChains(limit, symbols)), command="async")
+        return AsyncChains.model_validate_json(text)
+
+    def thread_pool(self) -> ThreadPoolInfo:
+        return ThreadPoolInfo.model_validate_json(self._run(lambda: str(self._target.ThreadPool())))
 
     def close(self) -> None:
         """Release the target (a suspended process resumes); idempotent."""

@@ -19,6 +19,7 @@ from pyinspect.models.heap import HeapField, HeapObject
 from pyinspect.notebook.closing import ClosesOnExit
 from pyinspect.notebook.debugger import BreakpointSpec, Debugger, launch, start_attached
 from pyinspect.notebook.heap_graph import GraphMethods, diff
+from pyinspect.notebook.triage import TriageMethods
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -27,7 +28,7 @@ __all__ = ["Debugger", "Heap", "attach", "diff", "launch", "open_dump",
            "open_heap"]
 
 
-class Heap(GraphMethods, ClosesOnExit):
+class Heap(GraphMethods, TriageMethods, ClosesOnExit):
     """A heap to explore interactively; long walks show a tqdm progress bar."""
 
     def __init__(self, reader: HeapReader) -> None:

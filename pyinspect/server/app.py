@@ -34,7 +34,7 @@ from pyinspect import __version__
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
 from pyinspect.server.clients import ClientStates
 from pyinspect.server.errors import error_answer, error_result
-from pyinspect.server.prompts import HEAP_INSTRUCTIONS
+from pyinspect.server.prompts import HEAP_INSTRUCTIONS, TRIAGE_INSTRUCTIONS
 from pyinspect.server.stdio_wire import claim_stdio
 from pyinspect.server.tooling import ERROR_SHAPES
 from pyinspect.session.debug_session import Session
@@ -58,7 +58,7 @@ threads_list, stacktrace_get, variables_get and evaluate; move on with debug_ste
 debug_continue; end with debug_disconnect. Errors come back as
 {"success": false, "error": {"code", "message"}}.
 
-""" + HEAP_INSTRUCTIONS
+""" + HEAP_INSTRUCTIONS + "\n\n" + TRIAGE_INSTRUCTIONS
 
 
 class PyInspectServer(MCPServer[Any]):

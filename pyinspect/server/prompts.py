@@ -1,11 +1,11 @@
-"""What the server teaches an agent about memory: the leak workflow, in the server's
-instructions and as the ``find_memory_leak`` prompt."""
+"""What the server teaches an agent about memory and hangs: the leak workflow and the hang
+and crash triage, in the server's instructions, and the ``find_memory_leak`` prompt."""
 
 from __future__ import annotations
 
 from mcp.server.mcpserver import MCPServer
 
-__all__ = ["HEAP_INSTRUCTIONS", "leak_hunt", "register_prompt"]
+__all__ = ["HEAP_INSTRUCTIONS", "TRIAGE_INSTRUCTIONS", "leak_hunt", "register_prompt"]
 
 HEAP_INSTRUCTIONS = """For memory (a leak, a spike, high memory): open a heap with heap_attach {pid} (the
 process keeps running, no debugger), dump_open {path} (dump_create writes one), or use a
@@ -18,6 +18,15 @@ finalizers. Every heap answer names its source and says mayHaveChanged for a liv
 Over time: trace_start {pid} before exercising the program and trace_stop after it name the
 code that allocates each type (allocations[].topStacks), every GC and its pause, and the
 runtime's counters."""
+
+TRIAGE_INSTRUCTIONS = """For a hang or a crash (why is it stuck, why did it die), open the heap the same way (a
+dump: dump_open; a running process: heap_attach) and ask: heap_threads (every thread's
+stack with file:line, blockedIn and waitingFor; blocked threads first); heap_locks (owners,
+waiters, and deadlocks named as cycles "thread A holds X and waits for Y; thread B holds Y
+and waits for X"); heap_async (async chains stuck on a task nothing will complete, with the
+await's file:line); heap_exceptions (a crash dump's killing exception first, with its stack
+and inner exception); heap_threadpool. A frame's objects go on to heap_object and
+heap_retention."""
 
 
 def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:

@@ -4,7 +4,7 @@ namespace PyInspect.Heap;
 
 /// <summary>
 /// Every root of the snapshot with its owner: statics (type.field, read from each type
-/// with static fields), strong and pinned handles, stack slots (thread and frame), and the
+/// with static fields), strong and pinned handles, stack slots (thread, its name, and frame), and the
 /// finalizer queue (objects ready for finalization). Weak and dependent handles are not
 /// roots; dependent handles are edges of the graph instead. A frame holding one object
 /// in several slots counts as one root.
@@ -72,9 +72,15 @@ internal sealed class RootCollector
 
     private void AddStacks()
     {
+        var names = ThreadNames.Read(_runtime);
         foreach (var thread in _runtime.Threads)
         {
             IEnumerable<ClrStackRoot> roots;
+            if (!StackRoots.AreSafe(thread))
+            {
+                SkippedThreads.Add((int)thread.OSThreadId);
+                continue;
+            }
             try
             {
                 roots = thread.EnumerateStackRoots().ToList();
@@ -88,7 +94,8 @@ internal sealed class RootCollector
             {
                 var frame = root.StackFrame;
                 string where = frame?.Method?.Signature ?? frame?.FrameName ?? "?";
-                Add(root.Object.Address, "stack", $"thread {thread.ManagedThreadId}: {where}", (int)thread.OSThreadId, root.IsPinned);
+                string name = names.TryGetValue(thread.ManagedThreadId, out var threadName) ? $" '{threadName}'" : "";
+                Add(root.Object.Address, "stack", $"thread {thread.ManagedThreadId}{name}: {where}", (int)thread.OSThreadId, root.IsPinned);
             }
         }
     }

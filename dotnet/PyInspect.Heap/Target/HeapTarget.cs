@@ -12,6 +12,8 @@ public sealed class HeapTarget : IDisposable
 {
     private readonly DataTarget _dataTarget;
     private SuspendedThreads? _suspended;
+    private SourceLines? _lines;
+    private string? _linesFolder;
     private bool _disposed;
 
     private HeapTarget(DataTarget dataTarget, ClrRuntime runtime, string description)
@@ -161,6 +163,71 @@ public sealed class HeapTarget : IDisposable
     public string ReadStatics(string typeName) =>
         HeapJson.Serialize(new StaticsReader(Runtime, PointerSize).Read(typeName));
 
+    /// <summary>Every managed thread with its stack, as JSON ThreadRecords (clrstack -all).
+    /// symbolFolder: a folder to look for PDBs in besides each module's own.</summary>
+    public string Threads(int maxFrames, string? symbolFolder)
+    {
+        var threads = ReadThreads(maxFrames, symbolFolder);
+        new LockReader(Runtime, threads).Read();  // sets each blocked thread's WaitingFor
+        return HeapJson.Serialize(threads.Select(t => t.Record).ToList());
+    }
+
+    /// <summary>Locks held and waited for, and the deadlocks among them, as JSON (<see cref="LocksRecord"/>).</summary>
+    public string Locks(string? symbolFolder) =>
+        HeapJson.Serialize(new LockReader(Runtime, ReadThreads(200, symbolFolder)).Read());
+
+    /// <summary>Exception objects, threads' current ones first, as JSON (<see cref="ExceptionsRecord"/>).</summary>
+    public string Exceptions(int limit, string? symbolFolder)
+    {
+        var lines = Lines(symbolFolder);
+        var describer = new ExceptionDescriber(new FrameDescriber(lines), ThreadNames.Read(Runtime));
+        return HeapJson.Serialize(new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit)));
+    }
+
+    /// <summary>Async state machines as chains, stuck ones first, as JSON (<see cref="AsyncChainsRecord"/>).</summary>
+    public string AsyncChains(int limit, string? symbolFolder) =>
+        HeapJson.Serialize(new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit)));
+
+    /// <summary>The thread pool's counts as JSON (<see cref="ThreadPoolRecord"/>).</summary>
+    public string ThreadPool()
+    {
+        var pool = Runtime.ThreadPool;
+        var record = new ThreadPoolRecord
+        {
+            PoolThreadsOnStacks = Runtime.Threads.Count(t => (t.State & ClrThreadState.TS_TPWorkerThread) != 0),
+        };
+        if (pool != null)
+        {
+            record.Initialized = true;
+            record.Portable = pool.UsingPortableThreadPool;
+            record.ActiveWorkerThreads = pool.ActiveWorkerThreads;
+            record.IdleWorkerThreads = pool.IdleWorkerThreads;
+            record.RetiredWorkerThreads = pool.RetiredWorkerThreads;
+            record.MinThreads = pool.MinThreads;
+            record.MaxThreads = pool.MaxThreads;
+            record.CpuUtilization = pool.CpuUtilization;
+        }
+        return HeapJson.Serialize(record);
+    }
+
+    private List<ThreadSnapshot> ReadThreads(int maxFrames, string? symbolFolder)
+    {
+        if (maxFrames < 1)
+            throw new HeapTargetException("INVALID_PARAMETER", $"max frames must be at least 1, got {maxFrames}");
+        return new ThreadReader(Runtime, Lines(symbolFolder)).Read(maxFrames);
+    }
+
+    private SourceLines Lines(string? symbolFolder)
+    {
+        if (_lines is null || _linesFolder != symbolFolder)
+        {
+            _lines?.Dispose();
+            _lines = new SourceLines(symbolFolder);
+            _linesFolder = symbolFolder;
+        }
+        return _lines;
+    }
+
     public void Dispose()
     {
         if (_disposed)
@@ -168,6 +235,7 @@ public sealed class HeapTarget : IDisposable
         _disposed = true;
         try
         {
+            _lines?.Dispose();
             Runtime.Dispose();
             _dataTarget.Dispose();
         }

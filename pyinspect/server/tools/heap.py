@@ -49,6 +49,7 @@ from pyinspect.server.errors import answer_result
 from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
+from pyinspect.server.tools import triage
 
 __all__ = ["register"]
 
@@ -126,6 +127,7 @@ def register(mcp: MCPServer, clients: ClientStates) -> None:
     _register_sources(mcp, heaps)
     _register_questions(mcp, heaps)
     _register_history(mcp, heaps)
+    triage.register(mcp, heaps)
     register_prompt(mcp)
 
 

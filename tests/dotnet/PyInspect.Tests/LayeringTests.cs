@@ -71,7 +71,8 @@ public sealed class LayeringTests
         ["Objects"] = ["Records"],                                        // values and objects read
         ["Collections"] = ["Records", "Objects"],                         // collection_analyze, object_summarize
         ["Graph"] = ["Records", "Objects"],                               // the snapshot graph
-        ["Target"] = ["Records", "Objects", "Collections", "Graph"],      // the opened target, its coarse calls
+        ["Triage"] = ["Records", "Objects"],                              // threads, stacks, locks, async, exceptions
+        ["Target"] = ["Records", "Objects", "Collections", "Graph", "Triage"],  // the opened target, its coarse calls
     };
 
     public static TheoryData<string> HeapFolderNames => new(HeapFolders.Keys);

@@ -66,12 +66,14 @@ def test_each_root_kind_holds_its_object(graph: HeapGraph, truth: dict[str, Any]
     assert [s.address for s in first.steps] == [truth[key]["address"]]
 
 
-def test_a_threads_local_roots_its_object_with_thread_and_frame(graph: HeapGraph, truth: dict[str, Any]) -> None:
+def test_a_threads_local_roots_its_object_with_thread_its_name_and_frame(graph: HeapGraph,
+                                                                         truth: dict[str, Any]) -> None:
     local = truth["threadLocal"]
     root = graph.paths(local["address"]).paths[0].root
     assert root.kind == "stack" and root.thread is not None and root.thread > 0
     assert root.local is None  # the heap alone knows the slot, not its name
-    assert root.name == f"thread {local['managedThreadId']}: " \
+    assert local["threadName"] == "holder"
+    assert root.name == f"thread {local['managedThreadId']} 'holder': " \
         "HeapGraphTruth.Graphs.HoldOnStack(System.Threading.ManualResetEventSlim)"
 
 

@@ -115,6 +115,7 @@ public static class Graphs
         var mine = new Node(700);
         ThreadLocalTruth = One(mine);
         ThreadLocalTruth["managedThreadId"] = Environment.CurrentManagedThreadId;
+        ThreadLocalTruth["threadName"] = Thread.CurrentThread.Name;
         started.Set();
         Thread.Sleep(Timeout.Infinite);
         GC.KeepAlive(mine);

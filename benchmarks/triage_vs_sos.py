@@ -1,0 +1,110 @@
+"""One-shot answers on the same dumps: pyinspect versus SOS (dotnet-dump analyze).
+
+    .venv/bin/python benchmarks/triage_vs_sos.py [--runs R] [--small N] [--large N]
+
+Makes two dumps of HeapTruth in fill mode (N small live objects: 10k and 1M) and one of the
+hung HangShape, installs dotnet-dump 10.0.750501 into benchmarks/.tools/ (once, through
+`dotnet tool install`), then times each command end to end, as a user runs it, best of R:
+`pyinspect heap stats --dump D --json` beside `dotnet-dump analyze D -c "dumpheap -stat"`,
+`pyinspect threads --dump D --json` beside `-c "clrstack -all"`. For pyinspect it also prints
+when the answer's first byte came, so the time spent after the answer (process exit) shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.targets import target_dll, wait_for_file
+
+from pyinspect.heap import create_dump
+from pyinspect.targets.dotnet_paths import dotnet_host
+
+TOOLS = ROOT / "benchmarks" / ".tools"
+DOTNET_DUMP_VERSION = "10.0.750501"
+PYINSPECT = Path(sys.executable).parent / "pyinspect"
+
+
+def dotnet_dump() -> Path:
+    tool = TOOLS / "dotnet-dump"
+    if not tool.exists():
+        subprocess.run([str(dotnet_host()), "tool", "install", "--tool-path", str(TOOLS), "dotnet-dump",
+                        "--version", DOTNET_DUMP_VERSION], check=True, capture_output=True, timeout=600)
+    return tool
+
+
+def dump_of(command: list[str], ready: Path, out: Path) -> Path:
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_file(ready, timeout=600, proc=proc)
+        return create_dump(proc.pid, out, timeout=600)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def timed(command: list[str]) -> tuple[float, float, int]:
+    """(seconds to the first byte of output, seconds to the process's end, output bytes)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    first = proc.stdout.read(1)
+    first_at = time.perf_counter() - start
+    rest = proc.stdout.read()
+    proc.wait()
+    end = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): {' '.join(command)}")
+    return first_at, end, len(first) + len(rest)
+
+
+def best(command: list[str], runs: int) -> tuple[float, float, int]:
+    return min((timed(command) for _ in range(runs)), key=lambda r: r[1])
+
+
+def compare(label: str, ours: list[str], sos: list[str], runs: int) -> None:
+    first, ours_end, ours_bytes = best(ours, runs)
+    _, sos_end, sos_bytes = best(sos, runs)
+    print(f"{label:<44} pyinspect {ours_end:6.2f} s (answer at {first:5.2f} s, {ours_bytes:>9,} B)   "
+          f"dotnet-dump {sos_end:6.2f} s ({sos_bytes:>9,} B)   ratio {ours_end / sos_end:4.2f}x", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--small", type=int, default=10_000)
+    parser.add_argument("--large", type=int, default=1_000_000)
+    args = parser.parse_args()
+    sos = dotnet_dump()
+    host = str(dotnet_host())
+    with tempfile.TemporaryDirectory(prefix="triage-bench-") as folder:
+        where = Path(folder)
+        dumps = {}
+        for name, count in (("small", args.small), ("large", args.large)):
+            ready = where / f"{name}.ready"
+            dumps[f"HeapTruth fill {count:,}"] = dump_of(
+                [host, str(target_dll("HeapTruth")), "fill", str(count), str(ready)], ready, where / f"{name}.dmp")
+        hang_ready = where / "hang.json"
+        dumps["HangShape (hung)"] = dump_of([host, str(target_dll("HangShape")), str(hang_ready)], hang_ready,
+                                            where / "hang.dmp")
+        start = time.perf_counter()
+        subprocess.run([str(PYINSPECT), "--help"], capture_output=True, check=True)
+        print(f"pyinspect --help {time.perf_counter() - start:.2f} s", flush=True)
+        for label, dump in dumps.items():
+            compare(f"heap stats, {label}", [str(PYINSPECT), "heap", "stats", "--dump", str(dump), "--json"],
+                    [str(sos), "analyze", str(dump), "-c", "dumpheap -stat", "-c", "exit"], args.runs)
+            compare(f"threads, {label}", [str(PYINSPECT), "threads", "--dump", str(dump), "--json"],
+                    [str(sos), "analyze", str(dump), "-c", "clrstack -all", "-c", "exit"], args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

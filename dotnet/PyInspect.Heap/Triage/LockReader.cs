@@ -1,0 +1,142 @@
+using Microsoft.Diagnostics.Runtime;
+
+namespace PyInspect.Heap;
+
+/// <summary>
+/// Locks held and waited for (syncblk, with thin locks and System.Threading.Lock too), and
+/// the deadlocks among them. Owners come from the runtime: a sync block's holding thread, a
+/// thin lock in the object header, a Lock's `_owningThreadId`. Which lock a blocked thread
+/// waits for is read off its stack: the object its blocking frames (and the user frame that
+/// called them) hold that is a lock of the kind it is blocked in, owned by another thread
+/// when one is. Candidates are the sync blocks' objects and every stack's objects, so a
+/// held thin lock whose object is on no stack is not seen (SOS's syncblk sees none).
+/// </summary>
+public sealed class LockReader
+{
+    private readonly ClrRuntime _runtime;
+    private readonly List<ThreadSnapshot> _threads;
+    private readonly Dictionary<ulong, LockRecord> _locks = new();
+
+    public LockReader(ClrRuntime runtime, List<ThreadSnapshot> threads)
+    {
+        _runtime = runtime;
+        _threads = threads;
+    }
+
+    public LocksRecord Read()
+    {
+        foreach (var block in _runtime.Heap.EnumerateSyncBlocks())
+            if (block.IsMonitorHeld || block.WaitingThreadCount > 0)
+                Consider(_runtime.Heap.GetObject(block.Object));
+        foreach (var thread in _threads)
+            foreach (var objects in thread.FrameObjects)
+                foreach (var obj in objects)
+                    Consider(obj);
+        foreach (var thread in _threads)
+            AddWaiter(thread);
+        var result = new LocksRecord { Deadlocks = new DeadlockFinder(_locks, _threads).Find() };
+        result.Locks = _locks.Values.Where(l => l.Owner != null || l.Waiters.Count > 0)
+            .OrderByDescending(l => l.Deadlock).ThenByDescending(l => l.Waiters.Count).ToList();
+        return result;
+    }
+
+    private void Consider(ClrObject obj)
+    {
+        if (!obj.IsValid || obj.Type is null || _locks.ContainsKey(obj.Address)) return;
+        string type = obj.Type.Name ?? "?";
+        LockRecord? record = type switch
+        {
+            "System.Threading.Lock" => NewLock(obj),
+            "System.Threading.SemaphoreSlim" => new LockRecord { Kind = "semaphore" },
+            _ => Monitor(obj),
+        };
+        if (record is null) return;
+        record.Object = HeapJson.Hex(obj.Address);
+        record.Type = type;
+        _locks[obj.Address] = record;
+    }
+
+    private LockRecord? Monitor(ClrObject obj)
+    {
+        if (obj.SyncBlock is { } block && (block.IsMonitorHeld || block.WaitingThreadCount > 0))
+        {
+            var owner = block.IsMonitorHeld ? _threads.FirstOrDefault(t => t.Thread.Address == block.HoldingThreadAddress) : null;
+            return new LockRecord
+            {
+                ThinLock = false, Owner = owner?.Ref(), Recursion = block.RecursionCount,
+                SyncBlockWaiters = block.WaitingThreadCount,
+            };
+        }
+        if (obj.GetThinLock() is { Thread: { } thread } thin)
+        {
+            var owner = _threads.FirstOrDefault(t => t.Thread.Address == thread.Address);
+            return new LockRecord { ThinLock = true, Owner = owner?.Ref(), Recursion = thin.Recursion };
+        }
+        return null;
+    }
+
+    private LockRecord? NewLock(ClrObject obj)
+    {
+        if (!obj.TryReadField("_owningThreadId", out uint owningId)) return new LockRecord { Kind = "lock" };
+        // The owner's id is the OS thread id on CoreCLR (.NET 10 measured), a managed id where
+        // the runtime chose that: the OS id is matched first, the managed id after.
+        var owner = owningId == 0 ? null
+            : _threads.FirstOrDefault(t => t.Record.OsThreadId == owningId)
+              ?? _threads.FirstOrDefault(t => t.Record.ManagedThreadId == (int)owningId);
+        obj.TryReadField("_recursionCount", out uint recursion);
+        return new LockRecord { Kind = "lock", Owner = owner?.Ref(), Recursion = owningId == 0 ? 0 : (int)recursion + 1 };
+    }
+
+    /// <summary>The lock a blocked thread waits for: the nearest-to-the-leaf object of its
+    /// blocking frames (and their caller) that is a lock of its kind, preferring one another thread owns.</summary>
+    private void AddWaiter(ThreadSnapshot thread)
+    {
+        if (BlockingCall.Of(thread.Record.Frames) is not { } blocked)
+        {
+            if (EnteringInNativeCode(thread) is { } entered)
+            {
+                thread.Record.BlockedIn = "monitor";
+                Wait(thread, entered);
+            }
+            return;
+        }
+        string kind = blocked.Kind;  // monitor-wait released its lock: it waits for a pulse, not an owner
+        if (kind is not ("monitor" or "lock" or "semaphore")) return;
+        LockRecord? best = null;
+        int last = Math.Min(blocked.Frame + 1, thread.FrameObjects.Count - 1);
+        for (int i = 0; i <= last && best?.Owner is null; i++)
+        {
+            foreach (var obj in thread.FrameObjects[i])
+            {
+                if (!_locks.TryGetValue(obj.Address, out var candidate) || candidate.Kind != kind) continue;
+                bool ownedByOther = candidate.Owner != null && candidate.Owner.OsThreadId != thread.Record.OsThreadId;
+                bool ownedBySelf = candidate.Owner?.OsThreadId == thread.Record.OsThreadId;
+                if (ownedByOther) { best = candidate; break; }
+                if (!ownedBySelf && best is null) best = candidate;
+            }
+        }
+        if (best is not null)
+            Wait(thread, best);
+    }
+
+    private static void Wait(ThreadSnapshot thread, LockRecord waited)
+    {
+        waited.Waiters.Add(thread.Ref());
+        thread.Record.WaitingFor = waited.Object;
+    }
+
+    /// <summary>.NET 8 and 9 enter a contended monitor in native code: no managed frame says so,
+    /// but the top frame is the runtime's HelperMethodFrame protecting the object being entered.
+    /// A monitor another thread owns among its objects is the one waited for.</summary>
+    private LockRecord? EnteringInNativeCode(ThreadSnapshot thread)
+    {
+        var frames = thread.Record.Frames;
+        if (frames.Count == 0 || frames[0].Kind != "runtime" || !frames[0].Method.StartsWith("HelperMethodFrame", StringComparison.Ordinal))
+            return null;
+        foreach (var obj in thread.FrameObjects[0])
+            if (_locks.TryGetValue(obj.Address, out var candidate) && candidate.Kind == "monitor"
+                && candidate.Owner is { } owner && owner.OsThreadId != thread.Record.OsThreadId)
+                return candidate;
+        return null;
+    }
+}

@@ -1,0 +1,222 @@
+"""Triage records: threads and stacks, locks and deadlocks, async chains, exceptions and
+the thread pool of a dump, a process or a paused debuggee (issue 31), read through ClrMD.
+
+Each mirrors a record of dotnet/PyInspect.Heap (ThreadRecord, FrameRecord, LocksRecord,
+AsyncChainsRecord, ExceptionsRecord, ThreadPoolRecord), parsed from its JSON; camelCase on
+the wire; addresses are hex strings ``0x...``; thread ids are OS ids unless named managed.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from pyinspect.models.heap_answers import HeapSource
+
+__all__ = [
+    "AsyncChain",
+    "AsyncChains",
+    "AsyncFrame",
+    "Deadlock",
+    "DeadlockStep",
+    "ExceptionInfo",
+    "Exceptions",
+    "HeapAsyncAnswer",
+    "HeapExceptionsAnswer",
+    "HeapLocksAnswer",
+    "HeapThreadPoolAnswer",
+    "HeapThreadsAnswer",
+    "LockInfo",
+    "Locks",
+    "StackFrame",
+    "StackObject",
+    "ThreadInfo",
+    "ThreadPoolInfo",
+    "ThreadRef",
+    "TypeCount",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+
+class StackObject(_Model):
+    """An object a frame's stack slot or register holds (go on with heap_object / heap_retention)."""
+
+    address: str
+    type: str
+    is_interior: bool = False
+    is_pinned: bool = False
+
+
+class StackFrame(_Model):
+    """A managed frame (method, IL offset, file and line where a PDB is found) or a runtime one."""
+
+    kind: str
+    method: str
+    module: str | None = None
+    il_offset: int | None = None
+    file: str | None = None
+    line: int | None = None
+    instruction_pointer: str | None = None
+    stack_pointer: str | None = None
+    objects: tuple[StackObject, ...] | None = None
+
+
+class ExceptionInfo(_Model):
+    """An exception object: type, message, HResult, the stack trace it carries, its inner one;
+    thread is the OS id of the thread whose current exception it is."""
+
+    address: str
+    type: str
+    message: str | None = None
+    h_result: int
+    thread: int | None = None
+    thread_name: str | None = None
+    stack: tuple[StackFrame, ...] = ()
+    inner: ExceptionInfo | None = None
+
+
+class ThreadInfo(_Model):
+    """A managed thread: ids, name, state, what it is blocked in and waits for, its stack."""
+
+    os_thread_id: int
+    managed_thread_id: int
+    name: str | None = None
+    state: tuple[str, ...] = ()
+    is_background: bool = False
+    is_alive: bool = True
+    is_finalizer: bool = False
+    is_gc: bool = False
+    lock_count: int = 0
+    blocked_in: str | None = None
+    waiting_for: str | None = None
+    exception: ExceptionInfo | None = None
+    frames: tuple[StackFrame, ...] = ()
+    objects_unread: str | None = None
+
+
+class ThreadRef(_Model):
+    os_thread_id: int
+    managed_thread_id: int
+    name: str | None = None
+
+
+class LockInfo(_Model):
+    """A monitor (thin or sync block), a System.Threading.Lock or a SemaphoreSlim."""
+
+    object: str
+    type: str
+    kind: str
+    thin_lock: bool | None = None
+    owner: ThreadRef | None = None
+    recursion: int = 0
+    sync_block_waiters: int | None = None
+    waiters: tuple[ThreadRef, ...] = ()
+    deadlock: bool = False
+
+
+class DeadlockStep(_Model):
+    thread: ThreadRef
+    holds: str
+    holds_type: str
+    waits_for: str
+    waits_for_type: str
+
+
+class Deadlock(_Model):
+    description: str
+    cycle: tuple[DeadlockStep, ...]
+
+
+class Locks(_Model):
+    locks: tuple[LockInfo, ...] = ()
+    deadlocks: tuple[Deadlock, ...] = ()
+
+
+class AsyncFrame(_Model):
+    """One async method of a chain: its state (await index) and that await's file and line."""
+
+    address: str
+    method: str
+    state_machine_type: str
+    state: int
+    file: str | None = None
+    line: int | None = None
+    awaits: str | None = None
+    awaits_type: str | None = None
+    awaits_status: str | None = None
+
+
+class AsyncChain(_Model):
+    stuck: bool = False
+    reason: str | None = None
+    chain: tuple[AsyncFrame, ...] = ()
+
+
+class AsyncChains(_Model):
+    state_machines: int
+    total: int
+    truncated: bool
+    chains: tuple[AsyncChain, ...] = ()
+
+
+class TypeCount(_Model):
+    type_name: str
+    count: int
+
+
+class Exceptions(_Model):
+    total: int
+    truncated: bool
+    by_type: tuple[TypeCount, ...] = ()
+    exceptions: tuple[ExceptionInfo, ...] = ()
+
+
+class ThreadPoolInfo(_Model):
+    initialized: bool = False
+    portable: bool = False
+    active_worker_threads: int = 0
+    idle_worker_threads: int = 0
+    retired_worker_threads: int = 0
+    min_threads: int = 0
+    max_threads: int = 0
+    cpu_utilization: int = 0
+    pool_threads_on_stacks: int = 0
+
+
+# ---- MCP answers: the records inside the heap tools' envelope (which heap, how fresh) ----
+
+class HeapThreadsAnswer(_Model):
+    source: HeapSource
+    threads: tuple[ThreadInfo, ...]
+    total: int
+    truncated: bool
+
+
+class HeapLocksAnswer(_Model):
+    source: HeapSource
+    locks: tuple[LockInfo, ...]
+    deadlocks: tuple[Deadlock, ...]
+
+
+class HeapAsyncAnswer(_Model):
+    source: HeapSource
+    chains: tuple[AsyncChain, ...]
+    state_machines: int
+    total: int
+    truncated: bool
+
+
+class HeapExceptionsAnswer(_Model):
+    source: HeapSource
+    exceptions: tuple[ExceptionInfo, ...]
+    by_type: tuple[TypeCount, ...]
+    total: int
+    truncated: bool
+
+
+class HeapThreadPoolAnswer(_Model):
+    source: HeapSource
+    thread_pool: ThreadPoolInfo
