@@ -30,6 +30,25 @@ internal sealed class ChunkedBuffer<T> where T : unmanaged
         Count++;
     }
 
+    /// <summary>Append values in order (chunk by chunk, no per-element call).</summary>
+    public void AddRange(ReadOnlySpan<T> values)
+    {
+        while (!values.IsEmpty)
+        {
+            if (_used == ChunkSize)
+            {
+                _current = GC.AllocateUninitializedArray<T>(ChunkSize);
+                _chunks.Add(_current);
+                _used = 0;
+            }
+            int n = Math.Min(values.Length, ChunkSize - _used);
+            values[..n].CopyTo(_current.AsSpan(_used));
+            _used += n;
+            Count += n;
+            values = values[n..];
+        }
+    }
+
     /// <summary>The filled part of chunk c, for reading the buffer in order without an index per element.</summary>
     public ReadOnlySpan<T> Chunk(int c) => _chunks[c].AsSpan(0, (int)Math.Min(ChunkSize, Count - ((long)c << ChunkBits)));
 
