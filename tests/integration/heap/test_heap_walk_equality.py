@@ -9,9 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from heaptruth import TruthTarget
-from support.targets import running_target, target_dll, wait_for_file
+from support.targets import running_target, wait_for_file
 from support.walk_check import assert_walks_equal, compare_walks, zeroed_copy
 from support.webapp import free_port, url_args, wait_until_serving
 
