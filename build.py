@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """Set up and test pyinspect with two commands.
 
+    python3 build.py demo     set up as below, then tour pyinspect on examples/DemoShop:
+                              a breakpoint, the stack, a collection read from memory,
+                              the heap's top types, a leak found by a snapshot diff and its
+                              path to the root (examples/tour.py; each answer checked)
     python3 build.py          create .venv, install pyinspect with its dev extras,
-                              build every C# project (dotnet/, tests/targets/, tests/dotnet/)
+                              build every C# project (dotnet/, tests/targets/, tests/dotnet/,
+                              examples/)
     python3 build.py test     run the whole test suite: the C# unit tests (tests/dotnet/),
                               then pytest (extra args go to pytest); either failing fails it
     python3 build.py dotnet   rebuild only the C# projects (and the older-runtime debuggees)
@@ -29,6 +34,7 @@ VENV_PYTHON = VENV / "bin" / "python"
 WHEELHOUSE = ROOT.parent / "shared" / "wheelhouse"
 DOTNET_OUT = ROOT / "pyinspect" / "_dotnet"
 TARGETS_OUT = ROOT / "tests" / "targets" / "_build"
+EXAMPLES_OUT = ROOT / "examples" / "_build"
 NODE_CLIENTS = ROOT / "tests" / "node"
 CSHARP_TESTS = ROOT / "tests" / "dotnet" / "PyInspect.Tests"
 CSHARP_TESTS_DLL = ROOT / "tests" / "dotnet" / "_build" / "PyInspect.Tests" / "PyInspect.Tests.dll"
@@ -89,6 +95,8 @@ def build_dotnet() -> None:
     missing = [name for name in expected if not (DOTNET_OUT / name / f"{name}.dll").exists()]
     targets = [p.parent.name for p in sorted((ROOT / "tests" / "targets").glob("*/*.csproj"))]
     missing += [name for name in targets if not (TARGETS_OUT / name / f"{name}.dll").exists()]
+    examples = [p.parent.name for p in sorted((ROOT / "examples").glob("*/*.csproj"))]
+    missing += [name for name in examples if not (EXAMPLES_OUT / name / f"{name}.dll").exists()]
     if not CSHARP_TESTS_DLL.exists():
         missing.append(CSHARP_TESTS.name)
     if missing:
@@ -122,12 +130,18 @@ def publish_older_runtime_debuggees(dotnet: str, env: dict[str, str]) -> None:
         raise SetupError(f"publish finished but these debuggees are incomplete: {', '.join(missing)}")
 
 
+NODE_MAJOR = 20  # the DAP schema generator and the MCP SDK client need it
+
+
 def install_node_clients() -> None:
     """Clients we did not write (VS Code's DebugClient, the TypeScript MCP SDK), pinned by
     tests/node/package-lock.json: the tests drive the adapter and server through them."""
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        raise SetupError("node and npm are not on PATH; the outside-client tests need Node.js 18+")
+    npm, node = shutil.which("npm"), shutil.which("node")
+    if npm is None or node is None:
+        raise SetupError(f"node and npm are not on PATH; the outside-client tests need Node.js {NODE_MAJOR}+")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    if int(version.lstrip("v").split(".")[0] or 0) < NODE_MAJOR:
+        raise SetupError(f"the outside-client tests need Node.js {NODE_MAJOR}+, this is {version}")
     run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--prefix", str(NODE_CLIENTS)])
 
 
@@ -137,7 +151,15 @@ def setup() -> None:
     install_python_packages()
     install_node_clients()
     build_dotnet()
-    print("pyinspect is set up; run: python3 build.py test", flush=True)
+    print("pyinspect is set up; try: .venv/bin/python examples/tour.py, or python3 build.py test", flush=True)
+
+
+def demo() -> int:
+    """The first command a newcomer runs: everything set up, then the tour's answers."""
+    setup()
+    cmd = [str(VENV_PYTHON), str(ROOT / "examples" / "tour.py")]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.run(cmd, cwd=ROOT, check=False).returncode
 
 
 def test(pytest_args: list[str]) -> int:
@@ -169,6 +191,8 @@ def main(argv: list[str]) -> int:
             return 0
         if argv[0] == "test":
             return test(argv[1:])
+        if argv[0] == "demo":
+            return demo()
         if argv[0] == "dotnet":
             build_dotnet()
             return 0

@@ -1,64 +1,40 @@
-"""`pyinspect heap ...`: heap statistics, one object, and dumps, from the command line.
-
-Errors print as one line ``error: CODE: message`` on stderr with exit status 1.
-"""
+"""`pyinspect heap stats|object|dump`: heap statistics, one object, and dumps; the graph
+questions (retained, roots, snapshot, diff...) are in heap_graph.py, registered with these."""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from pyinspect.answers.progress import walk_progress
-from pyinspect.errors import InvalidParameterError, PyInspectError
-from pyinspect.heap.reader import HeapReader, create_dump
+from pyinspect.cli.heap_common import (
+    DacOption,
+    DumpOption,
+    JsonOption,
+    PidOption,
+    fail_on_error,
+    heap_app,
+    open_reader,
+    print_json,
+    print_written,
+)
+from pyinspect.errors import InvalidParameterError
+from pyinspect.heap.reader import create_dump
 from pyinspect.models.heap import TypeStat
 
-__all__ = ["DumpOption", "JsonOption", "PidOption", "fail_on_error", "heap_app", "open_reader", "register"]
-
-T = TypeVar("T")
-heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
-
-PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
-DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table")]
-DacOption = Annotated[Path | None, typer.Option(
-    "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the one the dump "
-                  "records, installed runtimes, folders in $PYINSPECT_DAC_SEARCH_PATH)")]
+__all__ = ["register"]
 
 
 def register(app: typer.Typer) -> None:
-    from pyinspect.cli import heap_graph  # noqa: F401 - registers the graph subcommands
+    """`pyinspect heap`: these commands, then the graph questions, one sub-application."""
+    from pyinspect.cli import heap_graph  # noqa: F401 - its commands register on heap_app as it loads
 
     app.add_typer(heap_app, name="heap")
-
-
-def fail_on_error(action: Callable[[], T]) -> T:
-    try:
-        return action()
-    except PyInspectError as exc:
-        print(f"error: {exc.code}: {exc}", file=sys.stderr)
-        raise typer.Exit(1) from None
-
-
-@contextmanager
-def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None) -> Iterator[HeapReader]:
-    if (pid is None) == (dump is None):
-        raise InvalidParameterError("give exactly one of --pid or --dump")
-    if dac is not None and dump is None:
-        raise InvalidParameterError("--dac goes with --dump: a live process is read with its own runtime's DAC")
-    reader = HeapReader.attach(pid) if pid is not None else HeapReader.open_dump(dump or "", dac=dac)
-    try:
-        yield reader
-    finally:
-        reader.close()
 
 
 @heap_app.command("stats")
@@ -80,7 +56,7 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
                 rows = reader.stats(advance)
         rows = rows[:top] if top is not None else rows
         if as_json:
-            print(json.dumps([r.model_dump(by_alias=True) for r in rows], indent=2, ensure_ascii=False))
+            print_json(rows)
             return
         table = Table("type", "count", "total size")
         for row in rows:
@@ -101,7 +77,7 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
         with open_reader(pid, dump, dac) as reader:
             obj = reader.object(address, depth)
         if as_json:
-            print(json.dumps(obj.to_inspection(), indent=2, ensure_ascii=False))
+            print_json(obj.to_inspection())
             return
         Console().print(f"{obj.type_name} at {obj.address}, size {obj.size}")
         table = Table("offset", "size", "name", "type", "value")
@@ -114,7 +90,8 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
 
 @heap_app.command("dump")
 def dump_process(pid: Annotated[int, typer.Option("--pid", help="live process id")],
-                 output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")]) -> None:
+                 output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")],
+                 as_json: JsonOption = False) -> None:
     """Write a full-heap core dump with the target runtime's own createdump."""
     path = fail_on_error(lambda: create_dump(pid, output))
-    print(str(path))
+    print_written(path, "dump", as_json)

@@ -3,58 +3,29 @@ questions answered from one heap graph snapshot (progress on stderr, --json rows
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from pydantic import BaseModel
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from pyinspect.answers.progress import walk_progress
-from pyinspect.cli.heap import (
+from pyinspect.cli.heap_common import (
     DumpOption,
     JsonOption,
     PidOption,
+    TopOption,
+    build_graph,
     fail_on_error,
     heap_app,
-    open_reader,
+    print_json,
+    print_rows,
+    print_written,
 )
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.graph_file import load_snapshot
 from pyinspect.heap.snapshot import diff
 
-__all__ = ["build_graph", "print_rows"]
-
-TopOption = Annotated[int | None, typer.Option("--top", help="only the first K rows")]
-
-
-def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
-    """Open the target, build its graph with progress on stderr, answer use(graph)."""
-    with open_reader(pid, dump) as reader:
-        with walk_progress(file=sys.stderr) as advance:
-            graph = reader.graph(advance)
-        return use(graph)
-
-
-def print_rows(rows: list[Any], as_json: bool, columns: dict[str, Callable[[Any], object]]) -> None:
-    """JSON rows (camelCase) or a table whose columns are given as name -> getter."""
-    if as_json:
-        print(json.dumps([_dump(r) for r in rows], indent=2, ensure_ascii=False))
-        return
-    table = Table(*columns)
-    for row in rows:
-        table.add_row(*(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else escape(str(v))
-                        for v in (get(row) for get in columns.values())))
-    Console().print(table)
-
-
-def _dump(row: Any) -> Any:
-    return row.model_dump(by_alias=True) if isinstance(row, BaseModel) else row
+__all__: list[str] = []  # its commands register on heap_common.heap_app as it loads
 
 
 @heap_app.command("retained")
@@ -88,7 +59,7 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
     def run() -> None:
         found = build_graph(pid, dump, lambda g: g.paths(address, max_paths))
         if as_json:
-            print(json.dumps(found.model_dump(by_alias=True), indent=2, ensure_ascii=False))
+            print_json(found)
             return
         console = Console(markup=False, highlight=False)  # names are data: `[...]` in them is not markup
         state = "reachable" if found.reachable else "unreachable" if found.complete else "no path found"
@@ -132,7 +103,7 @@ def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption
     def run() -> None:
         layout = build_graph(pid, dump, lambda g: g.layout())
         if as_json:
-            print(json.dumps(layout.model_dump(by_alias=True), indent=2))
+            print_json(layout)
             return
         print_rows(list(layout.generations), False,
                    {"generation": lambda r: r.generation, "size": lambda r: r.size, "free": lambda r: r.free_bytes,
@@ -158,13 +129,14 @@ def finalizer(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOptio
 def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapshot file to write")],
              pid: PidOption = None, dump: DumpOption = None,
              whole: Annotated[bool, typer.Option("--graph", help="save the whole graph (objects, references, "
-                                                 "roots, dominators), not only the per-type table")] = False) -> None:
+                                                 "roots, dominators), not only the per-type table")] = False,
+             as_json: JsonOption = False) -> None:
     """Save the live heap per type (count, size, retained size) for a later `heap diff`."""
     def save(g: HeapGraph) -> Path:
         return g.save_graph(output) if whole else g.snapshot().save(output)
 
     path = fail_on_error(lambda: build_graph(pid, dump, save))
-    print(str(path))
+    print_written(path, "graph" if whole else "snapshot", as_json)
 
 
 @heap_app.command("diff")

@@ -104,7 +104,7 @@ class HeapObject(_HeapModel):
         raise KeyError(name)
 
     def to_inspection(self) -> dict[str, Any]:
-        """object_inspect's ``inspection`` shape (shared/contracts/inspection.md)."""
+        """object_inspect's ``inspection`` shape (docs/contracts/inspection.md)."""
         return {
             "address": self.address,
             "typeName": self.type_name,

@@ -1,6 +1,6 @@
 """Memory-tool answers read from the heap: collection_analyze and object_summarize.
 
-Wire names are the contracts' camelCase (shared/contracts/collection_analyze.md,
+Wire names are the contracts' camelCase (docs/contracts/collection_analyze.md,
 object_summarize.md); ``to_contract()`` gives each tool's ``summary`` object exactly,
 explicit nulls included. Statistics are text in the element type's own format, computed
 over every element with LINQ's semantics (Min is NaN if any element is; Max ignores NaN).

@@ -19,7 +19,7 @@ SUITE = sorted((NODE_DIR / "dap").glob("*.test.mjs"))
 def node_ready() -> str:
     node = shutil.which("node")
     if node is None:
-        pytest.fail("node is not installed: the DAP client suite needs node 20+ (see README)")
+        pytest.fail("node is not installed: the DAP client suite needs node 20+ (see docs/adapter.md)")
     if not (NODE_DIR / "node_modules" / "@vscode" / "debugadapter-testsupport").exists():
         pytest.fail("tests/node/node_modules is missing: run `python3 build.py` (it runs npm ci)")
     return node

@@ -1,6 +1,6 @@
 """The TypeScript MCP SDK as an outside client (tests/node/mcp/): every tool's success and
 error over stdio and streamable HTTP must be accepted by the SDK's output-schema check,
-and every error code must be one the README's table lists."""
+and every error code must be one the error table of docs/mcp.md lists."""
 
 from __future__ import annotations
 
@@ -19,15 +19,15 @@ from support.targets import marker_line, target_dll, target_source
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def readme_codes() -> list[str]:
-    """The codes of the README's error table (rows starting with | `CODE` |)."""
-    return re.findall(r"^\| `([A-Z_]+)` \|", (ROOT / "README.md").read_text(), flags=re.MULTILINE)
+def documented_codes() -> list[str]:
+    """The codes of docs/mcp.md's error table (rows starting with | `CODE` |)."""
+    return re.findall(r"^\| `([A-Z_]+)` \|", (ROOT / "docs" / "mcp.md").read_text(), flags=re.MULTILINE)
 
 
-def test_every_error_code_is_in_the_readme_table() -> None:
+def test_every_error_code_is_in_the_documented_table() -> None:
     from pyinspect.errors import ErrorCode
-    listed = set(readme_codes())
-    assert listed, "README.md has no error code table"
+    listed = set(documented_codes())
+    assert listed, "docs/mcp.md has no error code table"
     assert {str(code) for code in ErrorCode} <= listed, {str(c) for c in ErrorCode} - listed
 
 
@@ -50,7 +50,7 @@ def run_node(node: str, tmp_path: Path, attach_pid: int) -> None:
         "line": marker_line("MemoryTruth", "ready"),
         "object": "customer",
         "collection": "ints",
-        "codes": readme_codes(),
+        "codes": documented_codes(),
         "attach_pid": attach_pid,
     }
     env = {**os.environ, "PYINSPECT_MCP_PLAN": json.dumps(plan)}

@@ -29,7 +29,7 @@ public sealed partial class DebuggerEngine
             lock (_gate) _evalWait = wait;
             try
             {
-                SetStopped(false);
+                _run.Running();
                 EngineException.ThrowIfFailed(process.Continue(0), "ICorDebugProcess.Continue (func-eval)");
                 if (wait.Done.Wait(timeout)) return EndedOrThrew(wait);
                 eval.Abort();
@@ -41,7 +41,7 @@ public sealed partial class DebuggerEngine
                 if (!wait.Done.IsSet && !HasExited)
                 {
                     process.Stop(uint.MaxValue);
-                    SetStopped(true);
+                    _run.Stopped();
                 }
                 throw new EvalTimeoutException(timeout);
             }
@@ -65,7 +65,7 @@ public sealed partial class DebuggerEngine
             Wrap<ICorDebugController>(controller).Continue(0);  // an abandoned evaluation
             return;
         }
-        SetStopped(true);
+        _run.Stopped();
         wait.Threw = threw;
         wait.Done.Set();
     }

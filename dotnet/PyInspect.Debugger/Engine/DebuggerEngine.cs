@@ -16,36 +16,22 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     private readonly HashSet<uint> _threadIds = [];
     private readonly ManualResetEventSlim _launchHold = new(false);
     private readonly ManualResetEventSlim _firstThread = new(false);
-    private bool _awaitingLaunchHold;
+    private readonly EngineRunState _run;
     private ICorDebugProcess? _process;
-    private bool _stopped;
-    private bool _exited;
-    private bool _detached;
-    private bool _passive;   // detaching or terminating: events are continued at once, never decided
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
-    private int _pendingDecisions;   // events stopped while their listener decides
-    private bool _pauseRequested;    // a pause came in during a decision
-    // A pause's own Stop() that raced a callback already stopping the process: ICorDebug
-    // nests the two stops, so the event's decision must not mark the process running, and a
-    // later Continue owes ICorDebug one more (issue 13, item 14).
-    private bool _pauseHold;
-    private int _owedContinues;
 
     public int ProcessId { get; }
-    public bool IsStopped { get { lock (_gate) return _stopped; } }
+    public bool IsStopped => _run.IsStopped;
     /// <summary>Stopped, or briefly stopped by WhileStopped: the process's state can be read.</summary>
-    public bool IsSynchronized { get { lock (_gate) return _stopped || _briefStop; } }
-    private bool _briefStop;
-    public bool HasExited { get { lock (_gate) return _exited; } }
-    private bool HasExitedUnlocked() => _exited;
-    private void SetStopped(bool value) { lock (_gate) _stopped = value; }
+    public bool IsSynchronized => _run.IsSynchronized;
+    public bool HasExited => _run.HasExited;
 
     private DebuggerEngine(int processId, ICorDebug cordb, IEngineListener listener, bool holdAtLaunch)
     {
         ProcessId = processId;
         _cordb = cordb;
         _listener = listener;
-        _awaitingLaunchHold = holdAtLaunch;
+        _run = new EngineRunState(holdAtLaunch);
         _callbacks = new ManagedCallbacks(this);
         new Thread(DecideEvents) { IsBackground = true, Name = "stop decisions" }.Start();
     }
@@ -101,11 +87,11 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
             {
                 // Stopped only while an event is being decided (a log point, a condition):
                 // if that decision would continue, it stays stopped and reports the pause.
-                lock (_gate) if (_pendingDecisions > 0) _pauseRequested = true;
+                _run.PauseWhileStopped();
                 return false;
             }
             EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-            lock (_gate) { _stopped = true; _pauseHold = true; }
+            _run.Paused();
             return true;
         }
     }
@@ -116,8 +102,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         {
             ICorDebugProcess process = RequireLive();
             if (!IsStopped) return;
-            int owed;
-            lock (_gate) { owed = _owedContinues; _owedContinues = 0; _pauseHold = false; _stopped = false; }
+            int owed = _run.Resuming();
             for (int i = 0; i < owed; i++) process.Continue(0);
             EngineException.ThrowIfFailed(process.Continue(0), "ICorDebugProcess.Continue");
         }
@@ -131,11 +116,11 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
             ICorDebugProcess process = RequireLive();
             if (IsStopped) return action();
             EngineException.ThrowIfFailed(process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-            lock (_gate) _briefStop = true;
+            _run.StoppedBriefly();
             try { return action(); }
             finally
             {
-                lock (_gate) _briefStop = false;
+                _run.BriefStopEnded();
                 process.Continue(0);
             }
         }
@@ -152,20 +137,19 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         lock (_control)
         {
-            if (HasExited || _detached || _process is null) return;
-            lock (_gate) _passive = true;
+            if (HasExited || _run.IsDetached || _process is null) return;
+            _run.BecomePassive();
             Exception? failure = null;
-            for (int attempt = 0; attempt < 10 && !_detached && !HasExited; attempt++)
+            for (int attempt = 0; attempt < 10 && !_run.IsDetached && !HasExited; attempt++)
             {
                 try
                 {
                     if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-                    SetStopped(true);
+                    _run.Stopped();
                     CancelAllSteppers();
                     DeactivateAllBreakpoints();
                     EngineException.ThrowIfFailed(_process.Detach(), "ICorDebugProcess.Detach");
-                    SetStopped(false);
-                    _detached = true;
+                    _run.Detached();
                     return;
                 }
                 catch (Exception error) when (error is EngineException or COMException or InvalidCastException)
@@ -175,7 +159,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
                 ResumeFully(_process);
                 Thread.Sleep(50 * (attempt + 1));
             }
-            if (!_detached && !HasExited)
+            if (!_run.IsDetached && !HasExited)
             {
                 ResumeFully(_process);
                 throw new EngineException($"detach failed, the process was left running: {failure?.Message}");
@@ -191,7 +175,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
             if (process.IsRunning(out int running) < 0 || running != 0) break;
             if (process.Continue(0) < 0) break;
         }
-        SetStopped(false);
+        _run.Running();
     }
 
     /// <summary>Let go without detaching (the process is being terminated and its exit is
@@ -201,12 +185,12 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         lock (_control)
         {
-            if (HasExited || _detached || _process is null) return;
-            lock (_gate) _passive = true;
+            if (HasExited || _run.IsDetached || _process is null) return;
+            _run.BecomePassive();
             try
             {
                 if (!IsStopped) EngineException.ThrowIfFailed(_process.Stop(uint.MaxValue), "ICorDebugProcess.Stop");
-                SetStopped(true);
+                _run.Stopped();
                 CancelAllSteppers();
                 DeactivateAllBreakpoints();
             }
@@ -218,7 +202,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         lock (_control)
         {
-            if (HasExited || _detached || _process is null) return;
+            if (HasExited || _run.IsDetached || _process is null) return;
             _process.Terminate(exitCode);
         }
     }
@@ -268,7 +252,7 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     private ICorDebugProcess RequireLive()
     {
         if (HasExited) throw new EngineException("the debuggee has exited");
-        if (_detached || _process is null) throw new EngineException("not attached to a process");
+        if (_run.IsDetached || _process is null) throw new EngineException("not attached to a process");
         return _process;
     }
 
@@ -290,19 +274,9 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     private void StopOrContinue(nint controller, Func<bool> listenerWantsStop)
     {
         var owner = Wrap<ICorDebugController>(controller);
-        bool detaching;
-        lock (_gate)
+        if (!_run.EventArrived())
         {
-            detaching = _passive;
-            if (!detaching)
-            {
-                _stopped = true;
-                _pendingDecisions++;
-            }
-        }
-        if (detaching)
-        {
-            owner.Continue(0);
+            owner.Continue(0);  // detaching or terminating: never decided
             return;
         }
         _decisions.Add(() =>
@@ -312,28 +286,16 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
             catch (Exception error) { Console.Error.WriteLine($"listener failed: {error}"); stop = false; }
             lock (_control)
             {
-                bool pauseInstead, pausedMeanwhile;
-                lock (_gate)
+                switch (_run.DecisionMade(stop))
                 {
-                    _pendingDecisions--;
-                    pauseInstead = _pauseRequested && !stop;
-                    if (stop || pauseInstead) _pauseRequested = false;
-                    pausedMeanwhile = _pauseHold && _stopped && !HasExitedUnlocked();
-                    if (pausedMeanwhile && stop) _owedContinues++;  // both stops reported: continue undoes both
+                    case DecisionOutcome.Continue:
+                    case DecisionOutcome.ContinueEventOnly:
+                        owner.Continue(0);
+                        break;
+                    case DecisionOutcome.ReportPause:
+                        _listener.PausedInsteadOfContinuing();
+                        break;
                 }
-                if (pausedMeanwhile && !stop)
-                {
-                    owner.Continue(0);  // undoes the event's stop; the pause's keeps it stopped, as reported
-                    return;
-                }
-                if (stop || HasExited || !IsStopped) return;  // !IsStopped: a request resumed it meanwhile
-                if (pauseInstead)
-                {
-                    _listener.PausedInsteadOfContinuing();
-                    return;
-                }
-                SetStopped(false);
-                owner.Continue(0);
             }
         });
     }
@@ -390,11 +352,8 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     void IDebugEventSink.OnBreak(nint controller, nint thread)
     {
         uint id = ThreadId(thread);
-        bool launchHold;
-        lock (_gate) { launchHold = _awaitingLaunchHold; _awaitingLaunchHold = false; }
-        if (launchHold)
+        if (_run.TakeLaunchHold())
         {
-            SetStopped(true);
             _launchHold.Set();
             return;
         }
@@ -440,7 +399,8 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     void IDebugEventSink.OnProcessExited()
     {
         EvalWait? wait;
-        lock (_gate) { _exited = true; _stopped = false; wait = _evalWait; }
+        _run.Exited();
+        lock (_gate) wait = _evalWait;
         wait?.Done.Set();
         _launchHold.Set();
         _listener.ProcessExited();

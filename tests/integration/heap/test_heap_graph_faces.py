@@ -78,13 +78,23 @@ def test_cli_snapshot_and_diff(truth_run: Run, tmp_path: Path) -> None:
     pid, _, dump = truth_run
     a, b = tmp_path / "a.snap", tmp_path / "b.snap"
     for out, source in ((a, ["--pid", str(pid)]), (b, ["--dump", str(dump)])):
-        result = CliRunner().invoke(app, ["heap", "snapshot", "-o", str(out), *source])
-        assert result.exit_code == 0, result.output
+        written = _cli("snapshot", "-o", str(out), *source)
+        assert written == {"path": str(out), "kind": "snapshot", "bytes": out.stat().st_size}
+    graph_file = tmp_path / "whole.graph"
+    assert _cli("snapshot", "--graph", "-o", str(graph_file), "--dump", str(dump))["kind"] == "graph"
     same = _cli("diff", str(a), str(a))
     assert same == []
     rows = _cli("diff", str(a), str(b))
     assert all(set(r) == {"type", "countDelta", "sizeDelta", "retainedDelta"} for r in rows)
     assert [r["sizeDelta"] for r in rows] == sorted((r["sizeDelta"] for r in rows), reverse=True)
+
+
+def test_every_heap_command_takes_json() -> None:
+    heap = next(group for group in app.registered_groups if group.name == "heap").typer_instance
+    assert heap is not None
+    for command in heap.registered_commands:
+        result = CliRunner().invoke(app, ["heap", str(command.name), "--help"])
+        assert "--json" in result.stdout, f"pyinspect heap {command.name} has no --json"
 
 
 def test_cli_graph_errors_are_coded(truth_run: Run, tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ function envelope(result, tool) {
   const answer = JSON.parse(result.content[0].text);
   const code = answer.error === true ? answer.code : answer.error?.code;
   assert.ok(answer.error === true || answer.success === false, `${tool}: not an envelope: ${result.content[0].text}`);
-  assert.ok(CODES.has(code), `${tool}: code ${code} is not in the README's table`);
+  assert.ok(CODES.has(code), `${tool}: code ${code} is not in docs/mcp.md's error table`);
   assert.ok((answer.message ?? answer.error.message).length > 0, `${tool}: empty message`);
   return code;
 }
