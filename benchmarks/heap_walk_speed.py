@@ -76,16 +76,24 @@ def measure(reader: HeapReader) -> dict[str, Any]:
     reader.flush()
     graph, cold = timed(reader.graph)
     del graph
-    rss = psutil.Process().memory_info().rss
     reader.flush()
     graph, graph_seconds = timed(reader.graph)
+    rss = psutil.Process().memory_info().rss
     summary = graph.summary()
     return {"walk": walk, "stats": stats_seconds, "graph": graph_seconds, "cold": cold, "phases": graph.build_times(),
             "array_bytes": graph.array_bytes(), "graph_objects": summary.objects, "rss": rss,
-            "unreadable": summary.unreadable_objects}
+            "unreadable": summary.unreadable_objects, "peak": peak_rss()}
 
 
-def run(shape: str, count: int, baseline: Path) -> dict[str, Any]:
+def peak_rss() -> int:
+    """This process's peak resident memory (VmHWM), in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def run(shape: str, count: int, baseline: Path | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         ready = Path(folder) / "ready.json"
         mode = "app" if shape == "app" else "fill"
@@ -95,7 +103,7 @@ def run(shape: str, count: int, baseline: Path) -> dict[str, Any]:
             wait_for_file(ready, timeout=1800, proc=proc)
             target_rss = psutil.Process(proc.pid).memory_info().rss
             load = os.getloadavg()[0]
-            plain = plain_clrmd(baseline, proc.pid)
+            plain = plain_clrmd(baseline, proc.pid) if baseline is not None else None
             with HeapReader.attach(proc.pid) as reader:
                 ours = measure(reader)
             load_after = os.getloadavg()[0]
@@ -110,7 +118,8 @@ def report(rows: list[dict[str, Any]]) -> None:
     print(f"{'shape':>5} {'objects':>11} {'refs':>11} {'ClrMD walk s':>12} {'+roots s':>8} {'obj/s':>10} {'our walk s':>10} "
           f"{'obj/s':>11} {'walk x':>7} {'stats s':>8} {'graph s':>8} {'graph/ClrMD':>11} {'B/obj':>6} {'load':>9}")
     for r in rows:
-        p, w = r["plain"], r["walk"]
+        w = r["walk"]
+        p = r["plain"] or {"walkSeconds": float("nan"), "seconds": float("nan"), "objects": float("nan")}
         n = w["objects"]
         print(f"{r['shape']:>5} {n:>11,} {w['references']:>11,} {p['walkSeconds']:>12.2f} {p['seconds']:>8.2f} "
               f"{p['objects'] / p['walkSeconds']:>10,.0f} {w['seconds']:>10.3f} {n / w['seconds']:>11,.0f} "
@@ -120,21 +129,27 @@ def report(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         phases = ", ".join(f"{name} {seconds:.2f}" for name, seconds in r["phases"].items())
         print(f"{r['shape']:>5} {r['count']:>11,} graph phases (s): {phases}; cold graph {r['cold']:.2f} s; "
-              f"debuggee RSS {r['target_rss'] / 2**30:.2f} GiB, ours after {r['rss'] / 2**30:.2f} GiB; "
-              f"ClrMD counted {int(r['plain']['objects']):,} objects, {int(r['plain']['references']):,} refs; "
-              f"unreadable {r['unreadable']}")
+              f"debuggee RSS {r['target_rss'] / 2**30:.2f} GiB, ours with the graph {r['rss'] / 2**30:.2f} GiB (peak {r['peak'] / 2**30:.2f}); "
+              f"{clrmd_counts(r['plain'])}; unreadable {r['unreadable']}")
     print("ClrMD walk s = a plain ClrMD program reading every object and every reference once; +roots s = the same")
     print("and listing every root. walk x = ClrMD walk s / our walk s (the same objects and references);")
     print("graph/ClrMD = our whole graph (walk, roots, dominators, retained sizes) / ClrMD's walk + roots: < 1 is")
     print("faster than ClrMD merely walking. B/obj = the graph's arrays per object. load = 1-min load average before/after.")
 
 
+def clrmd_counts(plain: dict[str, float] | None) -> str:
+    if plain is None:
+        return "ClrMD not run (--no-clrmd)"
+    return f"ClrMD counted {int(plain['objects']):,} objects, {int(plain['references']):,} refs"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--objects", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--shapes", nargs="+", default=["app", "array"], choices=["app", "array"])
+    parser.add_argument("--no-clrmd", action="store_true", help="skip the plain ClrMD walk (for 100M objects)")
     args = parser.parse_args()
-    baseline = build_baseline()
+    baseline = None if args.no_clrmd else build_baseline()
     rows = []
     for count in args.objects:
         for shape in args.shapes:
