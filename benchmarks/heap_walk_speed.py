@@ -52,10 +52,10 @@ def plain_clrmd(dll: Path, pid: int) -> dict[str, float]:
     return rows[0]
 
 
-def our_walk(reader: HeapReader) -> dict[str, float]:
+def our_walk(reader: HeapReader, runs_wanted: int) -> dict[str, float]:
     target = reader._target
     runs = []
-    for _ in range(2):
+    for _ in range(runs_wanted):
         reader.flush()
         text = reader._run(lambda: str(dotnet_bridge.helper().HeapWalkCheck.Time(target, "ours")))
         runs.append(json.loads(text))
@@ -69,15 +69,17 @@ def timed(action: Any) -> tuple[Any, float]:
     return result, time.perf_counter() - start
 
 
-def measure(reader: HeapReader) -> dict[str, Any]:
-    walk = our_walk(reader)
+def measure(reader: HeapReader, once: bool) -> dict[str, Any]:
+    walk = our_walk(reader, 1 if once else 2)
     reader.flush()
     _, stats_seconds = timed(reader.stats)
     reader.flush()
     graph, cold = timed(reader.graph)
-    del graph
-    reader.flush()
-    graph, graph_seconds = timed(reader.graph)
+    graph_seconds = cold
+    if not once:
+        del graph
+        reader.flush()
+        graph, graph_seconds = timed(reader.graph)
     rss = psutil.Process().memory_info().rss
     summary = graph.summary()
     return {"walk": walk, "stats": stats_seconds, "graph": graph_seconds, "cold": cold, "phases": graph.build_times(),
@@ -93,7 +95,7 @@ def peak_rss() -> int:
     return 0
 
 
-def run(shape: str, count: int, baseline: Path | None) -> dict[str, Any]:
+def run(shape: str, count: int, baseline: Path | None, once: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         ready = Path(folder) / "ready.json"
         mode = "app" if shape == "app" else "fill"
@@ -105,7 +107,7 @@ def run(shape: str, count: int, baseline: Path | None) -> dict[str, Any]:
             load = os.getloadavg()[0]
             plain = plain_clrmd(baseline, proc.pid) if baseline is not None else None
             with HeapReader.attach(proc.pid) as reader:
-                ours = measure(reader)
+                ours = measure(reader, once)
             load_after = os.getloadavg()[0]
         finally:
             proc.kill()
@@ -148,12 +150,13 @@ def main() -> int:
     parser.add_argument("--objects", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--shapes", nargs="+", default=["app", "array"], choices=["app", "array"])
     parser.add_argument("--no-clrmd", action="store_true", help="skip the plain ClrMD walk (for 100M objects)")
+    parser.add_argument("--once", action="store_true", help="one walk and one (cold) graph: for 100M objects")
     args = parser.parse_args()
     baseline = None if args.no_clrmd else build_baseline()
     rows = []
     for count in args.objects:
         for shape in args.shapes:
-            rows.append(run(shape, count, baseline))
+            rows.append(run(shape, count, baseline, args.once))
             print(f"measured {shape} {count:,}", file=sys.stderr)
     report(rows)
     return 0

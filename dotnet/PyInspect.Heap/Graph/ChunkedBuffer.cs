@@ -15,7 +15,12 @@ internal sealed class ChunkedBuffer<T> where T : unmanaged
     private T[] _current = Array.Empty<T>();
     private int _used = ChunkSize;
 
+    /// <summary>Elements per chunk: chunk c starts at element c x ChunkLength.</summary>
+    public const int ChunkLength = ChunkSize;
+
     public long Count { get; private set; }
+
+    public int ChunkCount => _chunks.Count;
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Add(T value)

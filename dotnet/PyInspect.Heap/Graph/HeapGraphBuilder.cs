@@ -150,8 +150,9 @@ public sealed class HeapGraphBuilder
     /// <summary>References as object indices in CSR form over n + 1 nodes, the last being
     /// the super-root whose edges go to every distinct root object. A dependent handle
     /// (ConditionalWeakTable) is an edge from its key to its value, whatever the key's type.
-    /// A reference to the object right after the previous one (arrays filled in order)
-    /// skips the binary search.</summary>
+    /// Addresses are resolved on every core first (<see cref="ResolveAll"/>), each written
+    /// at its reference's ordinal shifted past the dependent edges, so the compaction that
+    /// follows (dropping unresolved ones, inserting dependent edges) works in place.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private (int[] Offsets, int[] Targets, long Unresolved) ResolveEdges(int n, ulong[] addresses, AddressIndex index, List<GraphRoot> roots)
     {
@@ -159,9 +160,12 @@ public sealed class HeapGraphBuilder
         var distinctRoots = roots.Select(r => r.Object).Distinct().ToArray();
         var offsets = new int[n + 2];
         var targets = GC.AllocateUninitializedArray<int>(checked((int)_edges.Count + dependents.Length + distinctRoots.Length));
-        int written = 0, hint = -1, chunk = 0, at = 0, nextDependent = 0;
-        var edges = _edges.Count > 0 ? _edges.Chunk(0) : ReadOnlySpan<ulong>.Empty;
-        int countChunk = 0, countAt = 0;  // edge counts are walked chunk by chunk too, one per object
+        ResolveAll(targets, dependents.Length, addresses, index);
+        _edges.Clear();
+        // written never passes read: it counts the references read so far (less the
+        // unresolved) plus the dependent edges inserted so far, at most dependents.Length.
+        int written = 0, read = dependents.Length, nextDependent = 0;
+        int countChunk = 0, countAt = 0;  // edge counts are walked chunk by chunk, one per object
         var counts = _edgeCounts.Count > 0 ? _edgeCounts.Chunk(0) : ReadOnlySpan<int>.Empty;
         long unresolved = 0;
         for (int v = 0; v < n; v++)
@@ -174,14 +178,7 @@ public sealed class HeapGraphBuilder
             }
             for (int left = counts[countAt++]; left > 0; left--)
             {
-                if (at == edges.Length)
-                {
-                    edges = _edges.Chunk(++chunk);
-                    at = 0;
-                }
-                ulong address = edges[at++];
-                int w = hint + 1 < n && addresses[hint + 1] == address ? hint + 1 : index.Find(address);
-                hint = w;
+                int w = targets[read++];
                 if (w < 0)
                     unresolved++;
                 else
@@ -194,10 +191,31 @@ public sealed class HeapGraphBuilder
         foreach (int r in distinctRoots)
             targets[written++] = r;
         offsets[n + 1] = written;
-        _edges.Clear();
         _edgeCounts.Clear();
         Array.Resize(ref targets, written);
         return (offsets, targets, unresolved);
+    }
+
+    /// <summary>targets[shift + e] = the object index of reference e's address, or -1; the
+    /// buffer's chunks on every core. A reference to the object right after the previous
+    /// one's target (arrays filled in order) skips the search.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void ResolveAll(int[] targets, int shift, ulong[] addresses, AddressIndex index)
+    {
+        int n = addresses.Length;
+        Parallel.For(0, _edges.ChunkCount, c =>
+        {
+            var edges = _edges.Chunk(c);
+            var into = targets.AsSpan(shift + c * ChunkedBuffer<ulong>.ChunkLength, edges.Length);
+            int hint = -1;
+            for (int i = 0; i < edges.Length; i++)
+            {
+                ulong address = edges[i];
+                int w = hint + 1 < n && addresses[hint + 1] == address ? hint + 1 : index.Find(address);
+                hint = w;
+                into[i] = w;
+            }
+        });
     }
 
     /// <summary>Dependent handles as (key index, value index), ordered by key.</summary>
