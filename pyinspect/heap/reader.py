@@ -8,7 +8,10 @@ coarse: one crossing into .NET per result, answers parsed into frozen models.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,6 +26,8 @@ from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
+from pyinspect.targets.diagnostics_ipc import request_dump
+from pyinspect.targets.process_view import ProcessView, view_of
 from pyinspect.targets.runtimes import dump_dac_candidates, runtime_of
 
 __all__ = ["HeapReader", "ProgressCallback", "create_dump"]
@@ -71,7 +76,7 @@ class HeapReader:
         if not dump.is_file():
             raise DumpError(f"dump file not found: {dump}", path=str(dump))
         explicit = dac is not None
-        candidates = [str(Path(dac).expanduser().resolve())] if dac is not None else dump_dac_candidates(dac_search_path)
+        candidates = [os.path.abspath(Path(dac).expanduser())] if dac is not None else dump_dac_candidates(dac_search_path)
         return cls(lambda h: h.HeapTarget.OpenDump(str(dump), _string_array(candidates), explicit),
                    f"dump {dump}", path=str(dump))
 
@@ -177,13 +182,18 @@ def _string_array(items: list[str]) -> Any:
 
 
 def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
-    """Write a full-heap core dump of a live process with its own runtime's createdump."""
+    """Write a full-heap core dump of a live process with its own runtime's createdump.
+    A process in another mount namespace (a container) is asked over its diagnostics socket
+    to run its createdump inside its own namespaces; the dump is then moved out to ``path``."""
     if not psutil.pid_exists(pid):
         raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
     out = Path(path).resolve()
+    view = view_of(pid)
     runtime = runtime_of(pid)
     if runtime.createdump_path is None:
-        raise DumpError(f"the runtime of process {pid} has no createdump in {runtime.folder}", pid=pid)
+        raise DumpError(f"the runtime of process {pid} has no createdump in {runtime.target_folder}", pid=pid)
+    if view.other_mount_namespace:
+        return _dump_through_the_runtime(view, out, timeout)
     tool = runtime.createdump_path
     try:
         result = subprocess.run([tool, "--full", "-f", str(out), str(pid)],
@@ -193,4 +203,24 @@ def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
     if result.returncode != 0 or not out.is_file():
         detail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["no output"]
         raise DumpError(f"createdump failed: {detail[0]}", pid=pid, path=str(out))
+    return out
+
+
+def _dump_through_the_runtime(view: ProcessView, out: Path, timeout: float) -> Path:
+    """The runtime writes the dump into its own temp folder; pyinspect moves it out."""
+    if not out.parent.is_dir():
+        raise DumpError(f"the folder of {out} does not exist", pid=view.pid, path=str(out))
+    inside = f"{view.temp_folder}/pyinspect-{os.getpid()}-{uuid.uuid4().hex[:12]}.dmp"
+    written = Path(view.reach(inside))
+    try:
+        request_dump(view, inside, timeout=timeout)
+        if not written.is_file():
+            raise DumpError(f"the runtime of process {view.pid} answered but wrote no {inside}", pid=view.pid,
+                            path=str(out))
+        shutil.move(str(written), str(out))
+    except OSError as exc:
+        raise DumpError(f"cannot move the dump out of the process's namespaces ({written} -> {out}): {exc}",
+                        pid=view.pid, path=str(out)) from exc
+    finally:
+        written.unlink(missing_ok=True)
     return out

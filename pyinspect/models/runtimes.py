@@ -18,6 +18,10 @@ class TargetRuntime(_RuntimeModel):
     libraries of exactly that build (DBI, DAC, createdump); a path is None when missing."""
 
     folder: str
+    """The runtime folder as pyinspect opens it (through /proc/PID/root for a process in
+    another mount namespace)."""
+    target_folder: str = ""
+    """The same folder as the process itself names it (its /proc/PID/maps path)."""
     version: str
     """Product version (``8.0.31``): the shared runtime's folder name, or the version a
     self-contained app's runtimeconfig.json records; else the build below."""
@@ -33,6 +37,13 @@ class DotnetProcess(_RuntimeModel):
     """One process with a .NET runtime loaded, and whether pyinspect can work with it."""
 
     pid: int
+    """The pid in pyinspect's pid namespace: what every pyinspect command takes."""
+    namespace_pid: int | None = None
+    """The pid inside the process's own pid namespace (equal to pid outside a container)."""
+    container_id: str | None = None
+    """The container id /proc/PID/cgroup names (Docker, containerd, CRI-O), if any."""
+    in_container: bool = False
+    """True when the process has another pid or mount namespace than pyinspect."""
     command_line: str
     runtime: TargetRuntime | None = None
     """None when the process has several runtimes loaded (not supported)."""

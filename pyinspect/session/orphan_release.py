@@ -1,7 +1,7 @@
 """Letting go of a .NET process whose debugger died without detaching.
 
 The runtime talks to its debugger over two FIFOs, ``$TMPDIR/clr-debug-pipe-PID-KEY-in``
-and ``-out`` (dotnet/runtime, debug/shared/dbgtransportsession.cpp). When the debugger
+and ``-out`` (PID and TMPDIR as the process sees them: in a container, through its root) (dotnet/runtime, debug/shared/dbgtransportsession.cpp). When the debugger
 process dies, the runtime's transport goes to its resync state: a stopped process stays
 stopped, and a new debugger is refused (RR_AlreadyAttached) because its session id is not
 the dead one's. But a resync message carries no session id. So, as the dead debugger's
@@ -25,6 +25,9 @@ import select
 import struct
 import time
 
+from pyinspect.errors import PyInspectError
+from pyinspect.targets.process_view import view_of
+
 __all__ = ["release_orphaned_runtime"]
 
 _HEADER = struct.Struct("<6I16s8s")  # type, data size, id, reply id, last seen id, reserved; union; zero
@@ -34,16 +37,16 @@ _EVERYTHING_SEEN = 0xFFFFFFFF
 
 
 def _pipe_names(pid: int) -> tuple[str, str] | None:
-    """The runtime's (in, out) FIFOs: in its own TMPDIR, the newest if a pid was reused."""
-    folder = "/tmp"
+    """The runtime's (in, out) FIFOs: in its own temp folder, named by its pid inside its
+    pid namespace (a process in a container: reached through its root), the newest if a
+    pid was reused."""
     try:
-        with open(f"/proc/{pid}/environ", "rb") as environ:
-            for entry in environ.read().split(b"\0"):
-                if entry.startswith(b"TMPDIR=") and entry[7:]:
-                    folder = entry[7:].decode(errors="replace")
-    except OSError:
+        view = view_of(pid)
+    except PyInspectError:
         return None
-    found = sorted(glob.glob(os.path.join(folder, f"clr-debug-pipe-{pid}-*-in")), key=os.path.getmtime)
+    folder = view.reach_temp()
+    found = sorted(glob.glob(os.path.join(glob.escape(folder), f"clr-debug-pipe-{view.namespace_pid}-*-in")),
+                   key=os.path.getmtime)
     return (found[-1], found[-1][:-3] + "-out") if found else None
 
 

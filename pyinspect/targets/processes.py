@@ -3,7 +3,9 @@
 Below both faces (``pyinspect ps`` and the ``process_list`` MCP tool): a process is .NET
 when a libcoreclr.so is mapped into it (/proc/PID/maps), so a program whose runtime has
 not started yet is not listed. What pyinspect can do follows from the target's own
-runtime folder (pyinspect/targets/runtimes.py): the DBI to debug, the DAC to read the heap.
+runtime folder (pyinspect/targets/runtimes.py): the DBI to debug, the DAC to read the heap,
+reached through the process's own view (pyinspect/targets/process_view.py) when it runs in
+a container; what pyinspect's privileges allow (pyinspect/targets/privileges.py) is said.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from pathlib import Path
 
 from pyinspect.errors import PyInspectError
 from pyinspect.models.runtimes import DotnetProcess, TargetRuntime
+from pyinspect.targets.privileges import missing_for_namespaces, missing_for_ptrace
+from pyinspect.targets.process_view import ProcessView, view_of
 from pyinspect.targets.runtimes import coreclr_paths, runtime_in_folder
 
 __all__ = ["list_dotnet_processes"]
@@ -36,17 +40,31 @@ def list_dotnet_processes() -> list[DotnetProcess]:
 
 
 def _describe(pid: int, coreclrs: list[str]) -> DotnetProcess:
-    command_line = _command_line(pid)
-    if len(coreclrs) > 1:
-        return DotnetProcess(pid=pid, command_line=command_line, runtime=None, can_debug=False,
-                             can_read_heap=False,
-                             reason=f"several .NET runtimes loaded ({', '.join(coreclrs)}): not supported")
-    runtime = runtime_in_folder(Path(coreclrs[0]).parent)
-    reasons = _missing_parts(runtime) + _permission_problem(pid)
-    can_debug = runtime.dbi_path is not None and not _permission_problem(pid)
-    can_read_heap = runtime.dac_path is not None and not _permission_problem(pid)
-    return DotnetProcess(pid=pid, command_line=command_line, runtime=runtime, can_debug=can_debug,
-                         can_read_heap=can_read_heap, reason="; ".join(reasons) or None)
+    try:
+        view: ProcessView | None = view_of(pid)
+    except PyInspectError:
+        view = None
+    ptrace = missing_for_ptrace(pid)
+    if len(coreclrs) > 1 or view is None:
+        why = (f"several .NET runtimes loaded ({', '.join(coreclrs)}): not supported" if view is not None
+               else "; ".join(ptrace) or f"cannot read /proc/{pid}")
+        return _row(pid, view, None, False, False, why)
+    runtime = runtime_in_folder(Path(coreclrs[0]).parent, view)
+    unreachable = _unreachable(runtime) if not ptrace else []
+    namespaces = missing_for_namespaces() if view.other_mount_namespace else _pid_namespace_only(view)
+    missing = unreachable or _missing_parts(runtime)
+    can_read_heap = runtime.dac_path is not None and not ptrace and not unreachable
+    can_debug = runtime.dbi_path is not None and not ptrace and not unreachable and not namespaces
+    reasons = list(dict.fromkeys(missing + ptrace + namespaces))
+    return _row(pid, view, runtime, can_debug, can_read_heap, "; ".join(reasons) or None)
+
+
+def _row(pid: int, view: ProcessView | None, runtime: TargetRuntime | None, can_debug: bool, can_read_heap: bool,
+         reason: str | None) -> DotnetProcess:
+    return DotnetProcess(
+        pid=pid, command_line=_command_line(pid), runtime=runtime, can_debug=can_debug, can_read_heap=can_read_heap,
+        reason=reason, namespace_pid=view.namespace_pid if view else None,
+        container_id=view.container_id if view else None, in_container=view.in_container if view else False)
 
 
 def _missing_parts(runtime: TargetRuntime) -> list[str]:
@@ -58,15 +76,26 @@ def _missing_parts(runtime: TargetRuntime) -> list[str]:
     return missing
 
 
-def _permission_problem(pid: int) -> list[str]:
-    """Debugging and heap reads both need ptrace: the same user, or root."""
-    if os.geteuid() == 0:
+def _pid_namespace_only(view: ProcessView) -> list[str]:
+    """A process with its own pids but pyinspect's files (and so pyinspect's /proc) cannot be
+    debugged: its DBI would look its pid inside up in a /proc that numbers pids otherwise."""
+    if not view.other_pid_namespace or view.namespace_pid == view.pid:
         return []
+    return [(f"the process has pid {view.namespace_pid} in its own pid namespace but shares pyinspect's mount "
+            "namespace: debugging needs its own /proc (a container with both namespaces works)")]
+
+
+def _unreachable(runtime: TargetRuntime) -> list[str]:
+    """The runtime folder the process names must be there and readable for pyinspect."""
     try:
-        owner = Path(f"/proc/{pid}").stat().st_uid
-    except OSError:
-        return ["the process ended"]
-    return [] if owner == os.geteuid() else [f"owned by uid {owner}: run pyinspect as that user or root"]
+        os.listdir(runtime.folder)
+    except OSError as exc:
+        return [(f"the runtime folder {runtime.target_folder} of the process is not readable at "
+                f"{runtime.folder}: {exc.strerror}")]
+    if not (Path(runtime.folder) / "libcoreclr.so").is_file():
+        return [(f"the runtime folder {runtime.target_folder} of the process has no libcoreclr.so at "
+                f"{runtime.folder}: it was replaced or hidden after the process started")]
+    return []
 
 
 def _command_line(pid: int) -> str:

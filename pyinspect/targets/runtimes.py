@@ -5,6 +5,8 @@ The target's runtime decides, never pyinspect's own: the folder of the libcorecl
 holds the DAC (libmscordaccore.so), the DBI (libmscordbi.so) and createdump of exactly
 that build. The adapter decides the DBI the same way (Engine/TargetRuntime.cs). This is
 the one place for the DAC: .NET 11's cDAC (mscordaccore_universal) would be chosen here.
+A process in a container names its runtime folder in its own view: the files are opened
+through its root (pyinspect/targets/process_view.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from pyinspect.errors import NotDotNetProcessError, ProcessNotFoundError, SetupMissingError
 from pyinspect.models.runtimes import TargetRuntime
 from pyinspect.targets.dotnet_paths import dotnet_host
+from pyinspect.targets.process_view import ProcessView, view_of
 
 __all__ = ["DAC_SEARCH_PATH_VARIABLE", "coreclr_paths", "dump_dac_candidates", "runtime_in_folder", "runtime_of"]
 
@@ -46,6 +49,7 @@ def coreclr_paths(pid: int) -> list[str]:
 def runtime_of(pid: int) -> TargetRuntime:
     """The runtime a live process runs on, or a clear error: not a .NET process (or its
     runtime has not started yet), or several runtimes in one process (not supported)."""
+    view = view_of(pid)
     paths = coreclr_paths(pid)
     if not paths:
         raise NotDotNetProcessError(
@@ -55,16 +59,19 @@ def runtime_of(pid: int) -> TargetRuntime:
         raise NotDotNetProcessError(
             f"process {pid} has several .NET runtimes loaded ({', '.join(paths)}): "
             "reading more than one runtime in a process is not supported", pid=pid)
-    return runtime_in_folder(Path(paths[0]).parent)
+    return runtime_in_folder(Path(paths[0]).parent, view)
 
 
-def runtime_in_folder(folder: Path) -> TargetRuntime:
-    """The runtime whose libcoreclr.so is in ``folder``, with its debugging libraries."""
-    self_contained = _SHARED_MARKER not in str(folder) + "/"
+def runtime_in_folder(folder: Path, view: ProcessView | None = None) -> TargetRuntime:
+    """The runtime whose libcoreclr.so is in ``folder`` (a path in the view of the process
+    that runs it, default pyinspect's own), with its debugging libraries."""
+    target_folder = str(folder)
+    self_contained = _SHARED_MARKER not in target_folder + "/"
+    folder = Path(view.reach(target_folder)) if view is not None else folder
     build = _version_stamp(folder / _CORECLR)
     version = _included_runtime_version(folder) if self_contained else folder.name
     return TargetRuntime(
-        folder=str(folder), version=version or build.split(" ")[0], build=build,
+        folder=str(folder), target_folder=target_folder, version=version or build.split(" ")[0], build=build,
         self_contained=self_contained,
         dbi_path=_existing(folder / "libmscordbi.so"),
         dac_path=_existing(folder / "libmscordaccore.so"),

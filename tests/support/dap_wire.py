@@ -17,10 +17,11 @@ from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 
 class WirePeer:
-    def __init__(self, *extra_args: str) -> None:
+    def __init__(self, *extra_args: str, prefix: tuple[str, ...] = ()) -> None:
+        """``prefix`` runs the adapter under another command (``setpriv`` with fewer privileges)."""
         adapter = dotnet_tool("PyInspect.Debugger")
         self.proc = subprocess.Popen(
-            [str(dotnet_host()), str(adapter), *extra_args],
+            [*prefix, str(dotnet_host()), str(adapter), *extra_args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()

@@ -21,14 +21,19 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     private readonly System.Collections.Concurrent.BlockingCollection<Action> _decisions = [];
 
     public int ProcessId { get; }
+    /// <summary>How the target sees the world: its pid inside its namespace is what ICorDebug
+    /// calls it (its main thread's id), its root is where its module paths are reached.</summary>
+    public TargetView View { get; }
     public bool IsStopped => _run.IsStopped;
     /// <summary>Stopped, or briefly stopped by WhileStopped: the process's state can be read.</summary>
     public bool IsSynchronized => _run.IsSynchronized;
     public bool HasExited => _run.HasExited;
 
-    private DebuggerEngine(int processId, ICorDebug cordb, IEngineListener listener, bool holdAtLaunch)
+    private DebuggerEngine(TargetView view, ICorDebug cordb, IEngineListener listener, bool holdAtLaunch)
     {
-        ProcessId = processId;
+        ProcessId = view.ProcessId;
+        View = view;
+        TargetView.Current = view;
         _cordb = cordb;
         _listener = listener;
         _run = new EngineRunState(holdAtLaunch);
@@ -41,7 +46,8 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     /// so a breakpoint set right after attach binds at once.</summary>
     public static DebuggerEngine Attach(int processId, IEngineListener listener)
     {
-        var engine = new DebuggerEngine(processId, CordbFactory.Create(processId), listener, holdAtLaunch: false);
+        var view = TargetView.Of(processId);
+        var engine = new DebuggerEngine(view, CordbFactory.Create(view), listener, holdAtLaunch: false);
         engine.Start();
         engine._firstThread.Wait(TimeSpan.FromSeconds(10));
         return engine;
@@ -53,7 +59,8 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     /// </summary>
     public static DebuggerEngine AttachLaunched(int processId, IEngineListener listener, TimeSpan timeout)
     {
-        var engine = new DebuggerEngine(processId, CordbFactory.Create(processId), listener, holdAtLaunch: true);
+        var view = TargetView.Of(processId);
+        var engine = new DebuggerEngine(view, CordbFactory.Create(view), listener, holdAtLaunch: true);
         engine.Start();
         if (!engine._launchHold.Wait(timeout))
             throw new EngineException($"the launched process did not stop before Main within {timeout.TotalSeconds:0} s");
@@ -70,9 +77,15 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
         Marshal.Release(unknown);
         try { EngineException.ThrowIfFailed(_cordb.SetManagedHandler(callback), "ICorDebug.SetManagedHandler"); }
         finally { Marshal.Release(callback); }
-        EngineException.ThrowIfFailed(_cordb.DebugActiveProcess((uint)ProcessId, 0, out nint process), "ICorDebug.DebugActiveProcess");
+        nint process = View.OtherMountNamespace ? MountNamespace.RunInside(View, AttachByInsidePid) : AttachByInsidePid();
         lock (_gate) _process ??= Wrap<ICorDebugProcess>(process);
         Marshal.Release(process);
+    }
+
+    private nint AttachByInsidePid()
+    {
+        EngineException.ThrowIfFailed(_cordb.DebugActiveProcess((uint)View.NamespacePid, 0, out nint process), "ICorDebug.DebugActiveProcess");
+        return process;
     }
 
     /// <summary>Stop every managed thread (synchronous). False when it was already stopped.</summary>
@@ -393,7 +406,8 @@ public sealed partial class DebuggerEngine : IDebugEventSink, IDisposable
     {
         char* buffer = stackalloc char[1024];
         if (module.GetName(1024, out uint length, buffer) < 0 || length == 0) return "";
-        return new string(buffer, 0, (int)Math.Min(length, 1024u)).TrimEnd('\0');
+        string name = new string(buffer, 0, (int)Math.Min(length, 1024u)).TrimEnd('\0');
+        return TargetView.Current is { } view ? view.Reach(name) : name;
     }
 
     void IDebugEventSink.OnProcessExited()

@@ -21,13 +21,23 @@ public sealed partial class DebugSession
             program,
             arguments["args"]?.AsArray().Select(a => a!.GetValue<string>()).ToList() ?? [],
             arguments["cwd"]?.GetValue<string>(),
-            arguments["env"]?.AsObject().ToDictionary(p => p.Key, p => p.Value?.ToString() ?? "") ?? []);
+            LaunchEnvironment(arguments));
         bool stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
         _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
         if (DapArguments.Flag(arguments, "noDebug", absent: false)) _lifecycle.RunWithoutDebugging(request);
         else _lifecycle.Launch(request, stopAtEntry);
         return null;
+    }
+
+    /// <summary>envFile's variables, then env's (env wins for a name in both).</summary>
+    private static Dictionary<string, string> LaunchEnvironment(JsonObject arguments)
+    {
+        var variables = EnvFile.Read(arguments["envFile"]);
+        if (arguments["env"] is JsonObject env)
+            foreach (var (name, value) in env)
+                variables[name] = value?.ToString() ?? "";
+        return variables;
     }
 
     private JsonNode? Attach(JsonObject arguments)

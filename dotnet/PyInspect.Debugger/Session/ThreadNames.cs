@@ -11,7 +11,7 @@ public static class ThreadNames
 {
     public static string Read(DebuggerEngine engine, uint threadId)
     {
-        string fallback = threadId == (uint)engine.ProcessId ? "Main Thread" : $"Thread #{threadId}";
+        string fallback = threadId == (uint)engine.View.NamespacePid ? "Main Thread" : $"Thread #{threadId}";
         if (!engine.IsSynchronized || engine.GetThread(threadId) is not { } thread) return fallback;
         try
         {

@@ -97,7 +97,8 @@ public sealed partial class ModuleSymbols : IDisposable
     }
 
     /// <summary>
-    /// The PDB document for a path: the same path once both are normalised (slashes, `..`).
+    /// The PDB document for a path: the same path once both are normalised (slashes, `..`),
+    /// else once both have their symbolic links resolved (a project folder opened by a link).
     /// Only where a path cannot be compared whole does the file name decide, and then only a
     /// unique one: a relative request path, or a deterministic build's `/_/...` document.
     /// An absolute path elsewhere (`/elsewhere/Program.cs`) is another file.
@@ -107,6 +108,12 @@ public sealed partial class ModuleSymbols : IDisposable
         string wanted = SourceFileMap.Normalize(sourcePath);
         foreach (var document in _pointsByDocument.Keys)
             if (SourceFileMap.Normalize(document) == wanted) return document;
+        if (wanted.StartsWith('/'))
+        {
+            string real = SourceFileMap.Real(wanted);  // links resolved on both sides
+            foreach (var document in _pointsByDocument.Keys)
+                if (SourceFileMap.Real(document) == real) return document;
+        }
         bool relative = !wanted.StartsWith('/') && !(wanted.Length > 2 && wanted[1] == ':');
         string name = Path.GetFileName(wanted);
         var matches = _pointsByDocument.Keys

@@ -1,6 +1,7 @@
 // launch/attach `sourceFileMap`: { "<path the PDB was built with>": "<path on this machine>" }.
 // Both ways: a breakpoint's local path is looked up in the PDB under its build path, and a
 // stack frame's build path is shown as the local one. Longest prefix wins.
+using System.Runtime.InteropServices;
 using System.Text.Json.Nodes;
 
 namespace PyInspect.Debugger.Symbols;
@@ -29,6 +30,25 @@ public sealed class SourceFileMap
         bool rooted = slashed.StartsWith('/') || (slashed.Length > 2 && slashed[1] == ':');
         return rooted && slashed.StartsWith('/') ? Path.GetFullPath(slashed) : slashed;
     }
+
+    /// <summary>An absolute path with its symbolic links resolved (libc realpath) when it
+    /// exists here, else its normalised form: a project opened through a linked folder names
+    /// the same files as the PDB's build paths.</summary>
+    public static string Real(string path)
+    {
+        string normalized = Normalize(path);
+        if (!normalized.StartsWith('/')) return normalized;
+        nint resolved = realpath(normalized, 0);
+        if (resolved == 0) return normalized;
+        try { return Marshal.PtrToStringUTF8(resolved) ?? normalized; }
+        finally { free(resolved); }
+    }
+
+    [DllImport("libc", SetLastError = true)]
+    private static extern nint realpath(string path, nint resolved);
+
+    [DllImport("libc")]
+    private static extern void free(nint pointer);
 
     public string ToBuild(string localPath) => Replace(Normalize(localPath), p => p.Local, p => p.Build);
 

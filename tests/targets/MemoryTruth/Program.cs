@@ -2,7 +2,8 @@ using System.Runtime;
 using System.Text.Json;
 using MemoryTruth;
 
-// Usage: MemoryTruth.dll TRUTH.json          (collections and objects, truth written, then wait)
+// Usage: MemoryTruth.dll TRUTH.json          (collections and objects, truth written, then wait,
+//                                             echoing each stdin line to TRUTH.json.echo)
 //        MemoryTruth.dll big N READY.json    (a List<int> of N items for benchmarks, then wait)
 if (args.Length == 3 && args[0] == "big")
 {
@@ -35,7 +36,9 @@ File.Move(args[0] + ".tmp", args[0]);
 if (GC.CollectionCount(0) != collections)
     throw new InvalidOperationException("a GC ran while measuring: the truth is void");
 Subjects.Ready(bag, customer, self, chain, box, ints); // @bp ready
-Console.In.ReadToEnd();
+// Each line on stdin is echoed beside the truth: a line that runs while a debugger is attached.
+while (Console.In.ReadLine() is { } line)
+    File.WriteAllText(args[0] + ".echo", line); // @bp echo
 GC.KeepAlive(bag);
 GC.KeepAlive(customer);
 GC.KeepAlive(self);
