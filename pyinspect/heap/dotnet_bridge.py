@@ -25,12 +25,11 @@ from pyinspect.errors import (
 )
 from pyinspect.targets.dotnet_paths import dotnet_tool
 
-__all__ = ["call", "csharp_syntax_errors", "helper"]
+__all__ = ["call", "helper"]
 
 T = TypeVar("T")
 _lock = threading.Lock()
 _helper: Any = None
-_roslyn: Any = None
 
 _ERRORS: dict[str, type[PyInspectError]] = {
     ErrorCode.PROCESS_NOT_FOUND: ProcessNotFoundError,
@@ -50,38 +49,6 @@ def helper() -> Any:
         if _helper is None:
             _helper = _load()
         return _helper
-
-
-def csharp_syntax_errors(expression: str) -> list[str]:
-    """Roslyn's syntax errors for a C# expression: the parser our adapter's evaluator uses
-    (its DLLs ship beside the adapter), so a breakpoint condition is checked when set."""
-    global _roslyn
-    with _lock:
-        if _roslyn is None:
-            _roslyn = _load_roslyn()
-    syntax_factory, error = _roslyn
-    parsed = syntax_factory.ParseExpression(expression)
-    return [str(d.GetMessage()) for d in parsed.GetDiagnostics() if d.Severity == error]
-
-
-def _load_roslyn() -> tuple[Any, Any]:
-    folder = dotnet_tool("PyInspect.Debugger").parent
-    try:
-        import pythonnet
-
-        try:
-            pythonnet.load("coreclr")
-        except RuntimeError:
-            pass
-        import clr
-
-        clr.AddReference(str(folder / "Microsoft.CodeAnalysis.dll"))
-        clr.AddReference(str(folder / "Microsoft.CodeAnalysis.CSharp.dll"))
-        from Microsoft.CodeAnalysis import DiagnosticSeverity
-        from Microsoft.CodeAnalysis.CSharp import SyntaxFactory
-    except Exception as exc:  # pythonnet raises many kinds here
-        raise SetupMissingError(f"cannot load Roslyn to check a condition: {exc}", folder=str(folder)) from exc
-    return SyntaxFactory, DiagnosticSeverity.Error
 
 
 def _load() -> Any:

@@ -13,7 +13,7 @@ from pyinspect.errors import InvalidParameterError
 from pyinspect.session.breakpoints import (
     Breakpoint,
     BreakpointTable,
-    check_condition,
+    refused_condition,
     send_file,
     send_functions,
 )
@@ -28,9 +28,10 @@ class BreakpointControl:
 
     def set(self, file: str | None, line: int | None, condition: str | None = None, hit_count: int | None = None,
             function: str | None = None, log_message: str | None = None) -> Breakpoint:
-        """A line breakpoint (file and line) or a function breakpoint (function); the
-        condition is parsed first (a syntax error is refused here, not at the stop)."""
-        check_condition(condition)
+        """A line breakpoint (file and line) or a function breakpoint (function). With a
+        live session the adapter parses the condition at once: a syntax error is refused
+        here (and the breakpoint dropped), not at the stop; otherwise it is checked when
+        the breakpoint is sent at the next launch, and its message says why it is not armed."""
         if function is not None:
             if file is not None or line is not None:
                 raise InvalidParameterError("give either function, or file and line, not both")
@@ -40,6 +41,9 @@ class BreakpointControl:
         else:
             breakpoint = self._table.add(file, line, condition, hit_count, log_message)
         self._resend(breakpoint)
+        if (refusal := refused_condition(breakpoint)) is not None:
+            self.remove(breakpoint.id)
+            raise InvalidParameterError(refusal, condition=condition)
         return breakpoint
 
     def remove(self, breakpoint_id: int) -> Breakpoint:

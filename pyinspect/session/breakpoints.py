@@ -19,7 +19,7 @@ from pyinspect.models.session import BreakpointInfo
 if TYPE_CHECKING:
     from pyinspect.dap.client import DapClient
 
-__all__ = ["EXCEPTION_FILTERS", "Breakpoint", "BreakpointTable", "check_condition", "send_all", "send_file",
+__all__ = ["EXCEPTION_FILTERS", "Breakpoint", "BreakpointTable", "refused_condition", "send_all", "send_file",
            "send_functions"]
 
 EXCEPTION_FILTERS = {"all": "all", "user_unhandled": "user-unhandled"}
@@ -176,17 +176,12 @@ def _check_hit_count(hit_count: int | None) -> None:
         raise InvalidParameterError(f"hit_count must be 1 or more, got {hit_count}", hit_count=hit_count)
 
 
-def check_condition(condition: str | None) -> None:
-    """A condition is parsed when it is set: a syntax error is refused here, not at the stop."""
-    if not condition or not condition.strip():
-        return
-    from pyinspect.heap.dotnet_bridge import (
-        csharp_syntax_errors,  # Roslyn, loaded on first condition
-    )
-    errors = csharp_syntax_errors(condition)
-    if errors:
-        raise InvalidParameterError(f"condition {condition!r} is not a C# expression: {'; '.join(errors)}",
-                                    condition=condition)
+def refused_condition(breakpoint: Breakpoint) -> str | None:
+    """The adapter's refusal of a breakpoint's condition (a syntax error, found by its C# parser
+    when the breakpoint was sent), or None. The adapter answers such a breakpoint
+    verified: false with a message that starts "condition "."""
+    message = breakpoint.message or ""
+    return message if breakpoint.condition and not breakpoint.verified and message.startswith("condition ") else None
 
 
 def send_file(client: DapClient, table: BreakpointTable, file: str) -> None:

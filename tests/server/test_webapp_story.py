@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
-from mcp_calls import call_ok, error_code, with_client
+from mcp_calls import call, call_ok, error_code, with_client
 from support.targets import marker_line, target_dll, target_source
 from support.webapp import HttpAnswer, free_port, http_get, url_args, wait_until_serving
 
@@ -50,10 +50,8 @@ async def output_containing(client: Client, text: str, seconds: float = 15.0) ->
 
 
 async def set_breakpoints(client: Client) -> int:
-    """Refusals first (item 6), then the handler's breakpoint and the exception filters."""
-    bad = await error_code(client, "breakpoint_set", file=PROGRAM, line=marker_line("WebApp", "get-order"),
-                           condition="id ==")
-    assert bad == "INVALID_PARAMETER"
+    """A refusal first (item 6), then the handler's breakpoint and the exception filters (a bad
+    condition is refused once a session is live: the adapter parses it)."""
     assert await error_code(client, "breakpoint_set", file="/no/such/Program.cs", line=3) == "INVALID_PARAMETER"
     good = await call_ok(client, "breakpoint_set", file=PROGRAM, line=marker_line("WebApp", "get-order"),
                          condition="id == 7")
@@ -134,6 +132,10 @@ async def test_an_agent_debugs_the_web_app_end_to_end(client: Client) -> None:
     await call_ok(client, "breakpoint_remove", id=breakpoint_id)
     unused = await call_ok(client, "breakpoint_set", file=PROGRAM, line=marker_line("WebApp", "describe"))
     assert unused["breakpoint"]["verified"] is True, unused
+    # the live adapter parses a condition when it is set: a syntax error is refused, with Roslyn's message
+    bad = await call(client, "breakpoint_set", file=PROGRAM, line=marker_line("WebApp", "describe"), condition="id ==")
+    assert bad["success"] is False and bad["error"]["code"] == "INVALID_PARAMETER", bad
+    assert "condition 'id ==' is not a C# expression" in bad["error"]["message"], bad
     assert http_get(port, "/orders/count").body == "10000"  # still serving, nothing holds it
     ended = await call_ok(client, "debug_disconnect")
     assert ended["state"] == "not_started", ended

@@ -1,5 +1,9 @@
 // Reading the stopped debuggee's memory (ICorDebugProcess.ReadMemory): for DAP's
-// readMemory and for the evaluator's block reads of primitive arrays.
+// readMemory, for the evaluator's block reads of primitive arrays and for breakpoint
+// conditions read straight from a hit thread's stack (its registers by GetThreadContext).
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+
 namespace PyInspect.Debugger.Engine;
 
 public sealed partial class DebuggerEngine
@@ -30,5 +34,29 @@ public sealed partial class DebuggerEngine
                 return done;
             }
         }
+    }
+
+    // The x64 CONTEXT (DT_CONTEXT) ICorDebug hands back: its size and where its fields sit.
+    private const int AmdContextSize = 1232, ContextFlagsAt = 0x30, RspAt = 0x98, RipAt = 0xF8;
+    private const uint ContextAmd64Control = 0x100001;
+
+    /// <summary>A stopped thread's stack and instruction pointers, from the context the
+    /// runtime saved when it stopped (no stack walk). False off x64 or when it is unavailable.</summary>
+    public unsafe bool ReadStackAndIp(uint threadId, out ulong sp, out ulong ip)
+    {
+        sp = ip = 0;
+        if (RuntimeInformation.ProcessArchitecture != Architecture.X64) return false;
+        Span<byte> context = stackalloc byte[AmdContextSize];
+        context.Clear();
+        BinaryPrimitives.WriteUInt32LittleEndian(context[ContextFlagsAt..], ContextAmd64Control);
+        lock (_control)
+        {
+            ICorDebugProcess process = RequireLive();
+            fixed (byte* start = context)
+                if (process.GetThreadContext(threadId, AmdContextSize, start) < 0) return false;
+        }
+        sp = BinaryPrimitives.ReadUInt64LittleEndian(context[RspAt..]);
+        ip = BinaryPrimitives.ReadUInt64LittleEndian(context[RipAt..]);
+        return sp != 0 && ip != 0;
     }
 }

@@ -1,7 +1,6 @@
 // The evaluator's face to the session: evaluate text to a VariableView (debuggee values as
-// the variables view shows them, computed ones formatted here), breakpoint conditions, and
-// log-point messages with {expression} holes.
-using System.Text;
+// the variables view shows them, computed ones formatted here). Breakpoint conditions and
+// log points are HitExpression's and LogMessage's.
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation;
@@ -61,52 +60,5 @@ public static class ExpressionEvaluator
             default:
                 return new VariableView(name, Display.Format(value, hex), Display.LocalTypeName(value), evaluateName, null, null);
         }
-    }
-
-    /// <summary>A breakpoint condition: true/false, or an EvalException when it cannot be evaluated or is not a bool.</summary>
-    public static bool Condition(string condition, EvalContext context)
-    {
-        object? value = Interpreter.Local(Interpreter.Evaluate(condition, context));
-        return value is bool b ? b
-            : throw new EvalException($"the condition is not a bool (it is {Types.RuntimeTypeName(value)} {Display.Format(value, false)})");
-    }
-
-    /// <summary>A log message with each {expression} replaced by its value as evaluate shows it
-    /// ({{ and }} stand for braces; a hole that fails shows &lt;error: why&gt;).</summary>
-    public static string Interpolate(string message, EvalContext context)
-    {
-        var text = new StringBuilder();
-        for (int i = 0; i < message.Length; i++)
-        {
-            char c = message[i];
-            if ((c == '{' || c == '}') && i + 1 < message.Length && message[i + 1] == c)
-            {
-                text.Append(c);
-                i++;
-                continue;
-            }
-            int close = c == '{' ? message.IndexOf('}', i + 1) : -1;
-            if (close < 0)
-            {
-                text.Append(c);
-                continue;
-            }
-            string expression = message[(i + 1)..close];
-            try
-            {
-                object? value = Interpreter.Local(Interpreter.Evaluate(expression, context));
-                text.Append(value is string s ? s : Describe(expression, expression, value, false).Value);
-            }
-            catch (Exception error) when (error is EvalException or ValuePathException)
-            {
-                text.Append($"<error: {error.Message}>");
-            }
-            catch (Exception error)
-            {
-                text.Append($"<error: {error.GetType().Name}: {error.Message}>");
-            }
-            i = close;
-        }
-        return text.ToString();
     }
 }

@@ -16,12 +16,15 @@ public sealed partial class Interpreter(EvalContext context)
     public EvalContext Context => context;
 
     /// <summary>Parse and evaluate C# expression text.</summary>
-    public static object? Evaluate(string text, EvalContext context)
-    {
-        ExpressionSyntax syntax = Parse(text.Replace("$exception", ExceptionName, StringComparison.Ordinal));
+    public static object? Evaluate(string text, EvalContext context) => Evaluate(Parse(SpellException(text)), context);
+
+    /// <summary>Evaluate syntax parsed before (a breakpoint's condition, parsed when it was set).</summary>
+    public static object? Evaluate(ExpressionSyntax syntax, EvalContext context) =>
         // One scope for the whole expression: `x is Order o && o.Id == 1` declares o in it.
-        return context.WithScope(new Dictionary<string, object?>(StringComparer.Ordinal), () => new Interpreter(context).Eval(syntax));
-    }
+        context.WithScope(new Dictionary<string, object?>(StringComparer.Ordinal), () => new Interpreter(context).Eval(syntax));
+
+    /// <summary>The text with `$exception` spelled as the name it is parsed as.</summary>
+    public static string SpellException(string text) => text.Replace("$exception", ExceptionName, StringComparison.Ordinal);
 
     /// <summary>What `$exception` (not a C# name) is parsed as.</summary>
     private const string ExceptionName = "__pyinspect_exception";

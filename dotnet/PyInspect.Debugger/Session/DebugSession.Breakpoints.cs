@@ -76,6 +76,7 @@ public sealed partial class DebugSession
 
     private static JsonNode BreakpointJson(SourceBreakpoint bp)
     {
+        if (bp.Code.Error is { } error) return new JsonObject { ["id"] = bp.Id, ["verified"] = false, ["message"] = error };
         if (bp.SourcePath == BreakpointTable.FunctionsKey)
             return new JsonObject
             {

@@ -69,21 +69,25 @@ public sealed class FrameEvaluator(Debuggee debuggee)
         return null;
     }
 
-    /// <summary>The top frame with code of a thread that just hit a breakpoint.</summary>
-    private EvalContext? HitContext(uint threadId)
+    /// <summary>Where a breakpoint fired: the thread's saved registers (no stack walk) and,
+    /// made only if the condition needs it, its active frame (the method the breakpoint is bound in).</summary>
+    private HitSite? SiteOf(uint threadId, BoundAt at)
     {
-        FrameInfo? top = debuggee.TopFrame(threadId);
-        return top is null ? null : NewEvalContext(top);
+        if (debuggee.Engine is not { } engine || debuggee.Modules.Find(at.ModulePath) is not { } module) return null;
+        if (!engine.ReadStackAndIp(threadId, out ulong sp, out ulong ip)) sp = ip = 0;
+        return new HitSite(engine.ProcessId, module, at.MethodToken, at.IlOffset, sp, ip, engine.ReadMemory, () =>
+            debuggee.Thread(threadId) is { } thread && thread.GetActiveFrame(out var active) >= 0 && active is ICorDebugILFrame il ? il : null);
     }
 
-    /// <summary>null when the condition holds or cannot be evaluated (then `why` says why), else false.</summary>
-    public bool ConditionHolds(uint threadId, string condition, out string? why)
+    /// <summary>False when the condition does not hold; true when it holds or cannot be evaluated (then `why` says why).</summary>
+    public bool ConditionHolds(uint threadId, BoundAt at, HitExpression condition, out string? why)
     {
         why = null;
         try
         {
-            using EvalContext context = HitContext(threadId) ?? throw new EvalException("no frame to evaluate it in");
-            return ExpressionEvaluator.Condition(condition, context);
+            object? value = condition.Evaluate(SiteOf(threadId, at), () => HitContext(threadId));
+            return value is bool b ? b
+                : throw new EvalException($"the condition is not a bool (it is {Types.RuntimeTypeName(value)} {Display.Format(value, false)})");
         }
         catch (Exception error) when (error is EvalException or EngineException or ValuePathException)
         {
@@ -97,9 +101,13 @@ public sealed class FrameEvaluator(Debuggee debuggee)
         }
     }
 
-    public string LogMessage(uint threadId, string message)
+    public string LogMessage(uint threadId, BoundAt at, LogMessage message)
     {
-        using EvalContext? context = HitContext(threadId);
-        return context is null ? message : ExpressionEvaluator.Interpolate(message, context);
+        HitSite? site = SiteOf(threadId, at);
+        return message.Format(hole => hole.Evaluate(site, () => HitContext(threadId)));
     }
+
+    /// <summary>The top frame with code of a thread that just hit a breakpoint, for what the bound form does not read.</summary>
+    private EvalContext HitContext(uint threadId) =>
+        debuggee.TopFrame(threadId) is { } top ? NewEvalContext(top) : throw new EvalException("no frame to evaluate it in");
 }

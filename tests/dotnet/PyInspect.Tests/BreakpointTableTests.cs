@@ -65,4 +65,26 @@ public sealed class BreakpointTableTests
     [InlineData(">=", false)]
     public void Only_well_formed_hit_conditions_are_accepted(string condition, bool valid) =>
         Assert.Equal(valid, SourceBreakpoint.IsValidHitCondition(condition));
+
+    [Fact]
+    public void A_condition_that_is_not_csharp_is_refused_when_set_with_roslyns_words()
+    {
+        var table = new BreakpointTable();
+        var created = table.Replace("/src/Program.cs", [new BreakpointRequest(10, "i ==", null, null), new BreakpointRequest(11, "i == 1", null, null)], []);
+        Assert.Equal("condition 'i ==' is not a C# expression: Expected expression", created[0].Code.Error);
+        Assert.False(created[0].Verified);
+        Assert.Null(created[1].Code.Error);
+        Assert.Equal("i == 1", created[1].Code.Condition?.Text);
+    }
+
+    [Fact]
+    public void A_log_message_is_split_once_and_formats_its_holes_and_braces()
+    {
+        var message = new PyInspect.Debugger.Evaluation.LogMessage("a={a} {{b}} bad={x ==} end");
+        var seen = new List<string>();
+        string text = message.Format(hole => { seen.Add(hole.Text); return hole.Text == "a" ? "one" : null; });
+        Assert.Equal(["a"], seen);
+        Assert.StartsWith("a=one {b} bad=<error: cannot evaluate 'x ==': unsupported syntax", text);
+        Assert.EndsWith(" end", text);
+    }
 }

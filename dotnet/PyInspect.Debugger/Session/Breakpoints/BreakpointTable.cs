@@ -3,6 +3,7 @@
 // and by module-load callbacks, so every access is locked.
 using System.Globalization;
 using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Evaluation;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Symbols;
 
@@ -16,12 +17,26 @@ public sealed class SourceBreakpoint(int id, string sourcePath, BreakpointReques
     public int Id { get; } = id;
     /// <summary>The file; for a function breakpoint, FunctionsKey until it binds.</summary>
     public string SourcePath { get; set; } = sourcePath;
+    private BreakpointRequest _request = request;
+
     /// <summary>What the client asked last: a re-sent breakpoint keeps its id and hit count,
-    /// its condition, hit condition and log message are taken from the new request.</summary>
-    public BreakpointRequest Request { get; set; } = request;
+    /// its condition, hit condition and log message are taken from the new request (and
+    /// parsed again, once, here).</summary>
+    public BreakpointRequest Request
+    {
+        get => _request;
+        set
+        {
+            _request = value;
+            Code = BreakpointCode.Compile(value);
+        }
+    }
+
+    /// <summary>The condition and log message, parsed when the breakpoint was set.</summary>
+    public BreakpointCode Code { get; private set; } = BreakpointCode.Compile(request);
     public int Line { get; set; } = request.Line;
     public int? Column { get; set; }
-    public bool Verified => Bindings.Count > 0;
+    public bool Verified => Bindings.Count > 0 && Code.Error is null;
     public int HitCount { get; set; }
     public List<(string ModulePath, int MethodToken, int IlOffset, ICorDebugFunctionBreakpoint Handle)> Bindings { get; } = [];
 
@@ -92,8 +107,11 @@ public sealed class BreakpointTable
                 same.Request = request;
                 return same;
             }).ToList();
-            foreach (var dropped in previous.Except(kept))
+            foreach (var dropped in previous.Except(kept).Concat(kept.Where(bp => bp.Code.Error is not null)))
+            {
                 foreach (var binding in dropped.Bindings) binding.Handle.Activate(0);
+                dropped.Bindings.Clear();
+            }
             _bySource[sourcePath] = result;
             foreach (var module in modules)
                 foreach (var bp in result) Bind(bp, module);
@@ -124,7 +142,7 @@ public sealed class BreakpointTable
 
     private void Bind(SourceBreakpoint bp, LoadedModule module)
     {
-        if (module.Symbols is null || bp.Bindings.Any(b => b.ModulePath == module.Path)) return;
+        if (module.Symbols is null || bp.Code.Error is not null || bp.Bindings.Any(b => b.ModulePath == module.Path)) return;
         if (bp.Request.FunctionName is { } functionName)
         {
             BindFunction(bp, functionName, module);
@@ -160,8 +178,8 @@ public sealed class BreakpointTable
         }
     }
 
-    /// <summary>Our breakpoint behind an ICorDebug breakpoint that fired, or null.</summary>
-    public SourceBreakpoint? Find(ICorDebugFunctionBreakpoint hit)
+    /// <summary>Our breakpoint behind an ICorDebug breakpoint that fired, and where it is bound, or null.</summary>
+    public (SourceBreakpoint Breakpoint, BoundAt At)? Find(ICorDebugFunctionBreakpoint hit)
     {
         if (hit.GetFunction(out var function) < 0 || hit.GetOffset(out uint offset) < 0) return null;
         function.GetToken(out int token);
@@ -169,8 +187,10 @@ public sealed class BreakpointTable
         string path = DebuggerEngine.ModuleName(module);
         lock (_gate)
         {
-            return _bySource.Values.SelectMany(list => list).FirstOrDefault(bp =>
-                bp.Bindings.Any(b => b.ModulePath == path && b.MethodToken == token && b.IlOffset == (int)offset));
+            foreach (var bp in _bySource.Values.SelectMany(list => list))
+                if (bp.Bindings.Any(b => b.ModulePath == path && b.MethodToken == token && b.IlOffset == (int)offset))
+                    return (bp, new BoundAt(path, token, (int)offset));
         }
+        return null;
     }
 }

@@ -33,21 +33,21 @@ public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
     /// condition that does not hold, a hit count not reached, a log point).</summary>
     public StopEvent? Hit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
     {
-        SourceBreakpoint? bp = _table.Find(breakpoint);
-        if (bp is null) return null;
-        if (bp.Request.Condition is { } condition && !string.IsNullOrWhiteSpace(condition))
+        if (_table.Find(breakpoint) is not var (bp, at)) return null;
+        BreakpointCode code = bp.Code;
+        if (code.Condition is { } condition)
         {
-            if (!evaluator.ConditionHolds(threadId, condition, out string? why)) return null;
+            if (!evaluator.ConditionHolds(threadId, at, condition, out string? why)) return null;
             if (why is not null)
             {
-                debuggee.SendOutput("console", $"Breakpoint condition '{condition}' could not be evaluated, so the breakpoint stopped: {why}\n");
+                debuggee.SendOutput("console", $"Breakpoint condition '{condition.Text}' could not be evaluated, so the breakpoint stopped: {why}\n");
                 return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
             }
         }
         if (!bp.CountHit()) return null;
-        if (bp.Request.LogMessage is { } message)
+        if (code.Log is { } message)
         {
-            debuggee.SendOutput("console", evaluator.LogMessage(threadId, message) + "\n");
+            debuggee.SendOutput("console", evaluator.LogMessage(threadId, at, message) + "\n");
             return null;
         }
         return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
