@@ -15,7 +15,12 @@ internal sealed class ChunkedBuffer<T> where T : unmanaged
     private T[] _current = Array.Empty<T>();
     private int _used = ChunkSize;
 
+    /// <summary>Elements per chunk: chunk c starts at element c x ChunkLength.</summary>
+    public const int ChunkLength = ChunkSize;
+
     public long Count { get; private set; }
+
+    public int ChunkCount => _chunks.Count;
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Add(T value)
@@ -28,6 +33,25 @@ internal sealed class ChunkedBuffer<T> where T : unmanaged
         }
         _current[_used++] = value;
         Count++;
+    }
+
+    /// <summary>Append values in order (chunk by chunk, no per-element call).</summary>
+    public void AddRange(ReadOnlySpan<T> values)
+    {
+        while (!values.IsEmpty)
+        {
+            if (_used == ChunkSize)
+            {
+                _current = GC.AllocateUninitializedArray<T>(ChunkSize);
+                _chunks.Add(_current);
+                _used = 0;
+            }
+            int n = Math.Min(values.Length, ChunkSize - _used);
+            values[..n].CopyTo(_current.AsSpan(_used));
+            _used += n;
+            Count += n;
+            values = values[n..];
+        }
     }
 
     /// <summary>The filled part of chunk c, for reading the buffer in order without an index per element.</summary>

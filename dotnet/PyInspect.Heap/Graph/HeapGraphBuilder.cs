@@ -9,10 +9,11 @@ namespace PyInspect.Heap;
 /// can show progress: each object's address, type, size and generation go to parallel
 /// buffers and its references to one flat buffer; <see cref="Finish"/> turns references
 /// into object indices, collects the roots and computes dominators and retained sizes.
-/// Segments are walked in address order, so object indices are in address order too.
-/// The hot loops here and in the graph's algorithms are compiled fully optimized at once
-/// (AggressiveOptimization): on a loaded machine, tiered compilation's background
-/// promotion can lag behind a whole build, leaving it in unoptimized code.
+/// The walk is our own (<see cref="SegmentWalker"/>, segments on every core through a
+/// <see cref="SegmentPipeline"/>, merged in address order), so object indices are in
+/// address order. The hot loops here and in the graph's algorithms are compiled fully
+/// optimized at once (AggressiveOptimization): on a loaded machine, tiered compilation's
+/// background promotion can lag behind a whole build, leaving it in unoptimized code.
 /// </summary>
 public sealed class HeapGraphBuilder
 {
@@ -20,7 +21,6 @@ public sealed class HeapGraphBuilder
     private readonly List<SegmentTally> _segments = new();
     private readonly Dictionary<ulong, int> _typeIndex = new();
     private readonly List<ClrType> _types = new();
-    private readonly List<bool> _hasReferences = new();
     private readonly ChunkedBuffer<ulong> _addresses = new();
     private readonly ChunkedBuffer<int> _typeOf = new();
     private readonly ChunkedBuffer<long> _sizes = new();
@@ -28,120 +28,95 @@ public sealed class HeapGraphBuilder
     private readonly ChunkedBuffer<int> _edgeCounts = new();
     private readonly ChunkedBuffer<ulong> _edges = new();
     private readonly PhaseTimes _times = new();
-    private int _segmentAt = -1;
-    private SegmentTally? _tally;
-    private IEnumerator<ClrObject>? _objects;
-    private ulong _lastMethodTable;
-    private int _lastType = -1;
+    private readonly SegmentPipeline _pipeline;
+    private readonly List<string> _problems = new();
     private bool _done;
 
-    internal HeapGraphBuilder(ClrRuntime runtime)
+    internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader)
     {
         _runtime = runtime;
-        if (!runtime.Heap.CanWalkHeap)
+        var heap = runtime.Heap;
+        if (!heap.CanWalkHeap)
             throw new HeapTargetException("HEAP_READ_ERROR", "the GC heap cannot be walked now (a GC is in progress)");
-        TotalBytes = runtime.Heap.Segments.Sum(s => (long)s.ObjectRange.Length);
+        TotalBytes = heap.Segments.Sum(s => (long)s.ObjectRange.Length);
         // A graph holds gigabytes in a few large arrays; an earlier graph the caller dropped
         // is returned to the system now, before this build allocates as much again (left
         // to the GC, it is collected in the middle of the build under memory pressure).
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true);
+        var layouts = new TypeLayouts(heap, reader);
+        var contexts = AllocationContexts(heap);
+        _pipeline = new SegmentPipeline(heap.Segments, () => new SegmentWalker(reader, layouts, contexts, references: true, includeFree: false));
     }
 
     public long TotalBytes { get; }
     public long WalkedBytes { get; private set; }
     public long ObjectCount => _addresses.Count;
 
-    /// <summary>Objects the walk met without a readable type (their references are unknown).</summary>
-    public long UnreadableObjects { get; private set; }
+    /// <summary>Segments the walk could not finish (their remaining objects and references are unknown).</summary>
+    public long UnreadableObjects => _problems.Count;
 
-    /// <summary>Visit up to maxObjects objects; true once the whole heap was walked.</summary>
+    /// <summary>Where and why the walk stopped early in a segment, one line per segment.</summary>
+    public IReadOnlyList<string> Problems => _problems;
+
+    /// <summary>The allocation contexts (start to end) of every thread and heap: gaps, not objects.</summary>
+    internal static IReadOnlyDictionary<ulong, ulong> AllocationContexts(ClrHeap heap)
+    {
+        var contexts = new Dictionary<ulong, ulong>();
+        foreach (var range in heap.EnumerateAllocationContexts())
+            contexts[range.Start] = range.End;
+        return contexts;
+    }
+
+    /// <summary>Merge walked segments until at least maxObjects more objects; true once the whole heap was walked.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool Step(int maxObjects)
     {
         var watch = Stopwatch.StartNew();
-        int visited = 0;
-        while (!_done && visited < maxObjects)
+        long goal = _addresses.Count + maxObjects;
+        while (!_done && _addresses.Count < goal)
         {
-            if (_objects is null || !_objects.MoveNext())
+            var scan = _pipeline.Next();
+            if (scan is null)
             {
-                NextSegment();
-                continue;
+                _done = true;
+                WalkedBytes = TotalBytes;
+                break;
             }
-            Visit(_objects.Current);
-            visited++;
+            Merge(scan);
+            _pipeline.Return(scan);
         }
         _times.Add("walk", watch.Elapsed.TotalSeconds);
         return _done;
     }
 
-    private void NextSegment()
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void Merge(SegmentScan scan)
     {
-        var segments = _runtime.Heap.Segments;
-        _objects?.Dispose();
-        if (++_segmentAt >= segments.Length)
-        {
-            _done = true;
-            _objects = null;
-            WalkedBytes = TotalBytes;
-            return;
-        }
-        _tally = new SegmentTally(segments[_segmentAt]);
-        _segments.Add(_tally);
-        _objects = _tally.Segment.EnumerateObjects().GetEnumerator();
+        _segments.Add(scan.Tally);
+        var global = new int[scan.Types.Count];
+        for (int t = 0; t < global.Length; t++)
+            global[t] = TypeIndex(scan.Types[t].Type);
+        _addresses.AddRange(scan.Addresses.Span);
+        _sizes.AddRange(scan.Sizes.Span);
+        _generations.AddRange(scan.Generations.Span);
+        _edgeCounts.AddRange(scan.EdgeCounts.Span);
+        _edges.AddRange(scan.Edges.Span);
+        foreach (int local in scan.TypeOf.Span)
+            _typeOf.Add(global[local]);
+        if (scan.Problem is not null)
+            _problems.Add(scan.Problem);
+        WalkedBytes = Math.Min(TotalBytes, WalkedBytes + (long)scan.Tally.Segment.ObjectRange.Length);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private void Visit(ClrObject obj)
-    {
-        var type = obj.Type;
-        if (type is null)
-        {
-            UnreadableObjects++;
-            return;
-        }
-        var tally = _tally!;
-        long size = (long)obj.Size;
-        WalkedBytes += size;
-        if (type.IsFree)
-        {
-            tally.FreeBytes += size;
-            var gen = tally.Segment.GetGeneration(obj.Address);
-            tally.FreeByGeneration[gen] = tally.FreeByGeneration.GetValueOrDefault(gen) + size;
-            return;
-        }
-        tally.ObjectBytes += size;
-        tally.ObjectCount++;
-        int typeIndex = TypeIndex(type);
-        _addresses.Add(obj.Address);
-        _typeOf.Add(typeIndex);
-        _sizes.Add(size);
-        _generations.Add(tally.FixedGeneration ?? (byte)tally.Segment.GetGeneration(obj.Address));
-        int count = 0;
-        if (_hasReferences[typeIndex])
-            foreach (ulong target in obj.EnumerateReferenceAddresses(carefully: false, considerDependantHandles: false))
-                if (target != 0)
-                {
-                    _edges.Add(target);
-                    count++;
-                }
-        _edgeCounts.Add(count);
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private int TypeIndex(ClrType type)
     {
         ulong mt = type.MethodTable;
-        if (mt == _lastMethodTable && _lastType >= 0)
-            return _lastType;
         if (!_typeIndex.TryGetValue(mt, out int typeIndex))
         {
             typeIndex = _types.Count;
             _typeIndex[mt] = typeIndex;
             _types.Add(type);
-            _hasReferences.Add(type.ContainsPointers);
         }
-        _lastMethodTable = mt;
-        _lastType = typeIndex;
         return typeIndex;
     }
 
@@ -150,7 +125,6 @@ public sealed class HeapGraphBuilder
     {
         while (!Step(int.MaxValue)) { }
         int n = checked((int)_addresses.Count);
-        WalkedBytes = Math.Min(WalkedBytes, TotalBytes);
         var (addresses, typeOf, sizes, generations) = _times.Time("arrays", () =>
         {
             var result = (_addresses.ToArray(), _typeOf.ToArray(), _sizes.ToArray(), _generations.ToArray());
@@ -176,8 +150,9 @@ public sealed class HeapGraphBuilder
     /// <summary>References as object indices in CSR form over n + 1 nodes, the last being
     /// the super-root whose edges go to every distinct root object. A dependent handle
     /// (ConditionalWeakTable) is an edge from its key to its value, whatever the key's type.
-    /// A reference to the object right after the previous one (arrays filled in order)
-    /// skips the binary search.</summary>
+    /// Addresses are resolved on every core first (<see cref="ResolveAll"/>), each written
+    /// at its reference's ordinal shifted past the dependent edges, so the compaction that
+    /// follows (dropping unresolved ones, inserting dependent edges) works in place.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private (int[] Offsets, int[] Targets, long Unresolved) ResolveEdges(int n, ulong[] addresses, AddressIndex index, List<GraphRoot> roots)
     {
@@ -185,9 +160,12 @@ public sealed class HeapGraphBuilder
         var distinctRoots = roots.Select(r => r.Object).Distinct().ToArray();
         var offsets = new int[n + 2];
         var targets = GC.AllocateUninitializedArray<int>(checked((int)_edges.Count + dependents.Length + distinctRoots.Length));
-        int written = 0, hint = -1, chunk = 0, at = 0, nextDependent = 0;
-        var edges = _edges.Count > 0 ? _edges.Chunk(0) : ReadOnlySpan<ulong>.Empty;
-        int countChunk = 0, countAt = 0;  // edge counts are walked chunk by chunk too, one per object
+        ResolveAll(targets, dependents.Length, addresses, index);
+        _edges.Clear();
+        // written never passes read: it counts the references read so far (less the
+        // unresolved) plus the dependent edges inserted so far, at most dependents.Length.
+        int written = 0, read = dependents.Length, nextDependent = 0;
+        int countChunk = 0, countAt = 0;  // edge counts are walked chunk by chunk, one per object
         var counts = _edgeCounts.Count > 0 ? _edgeCounts.Chunk(0) : ReadOnlySpan<int>.Empty;
         long unresolved = 0;
         for (int v = 0; v < n; v++)
@@ -200,14 +178,7 @@ public sealed class HeapGraphBuilder
             }
             for (int left = counts[countAt++]; left > 0; left--)
             {
-                if (at == edges.Length)
-                {
-                    edges = _edges.Chunk(++chunk);
-                    at = 0;
-                }
-                ulong address = edges[at++];
-                int w = hint + 1 < n && addresses[hint + 1] == address ? hint + 1 : index.Find(address);
-                hint = w;
+                int w = targets[read++];
                 if (w < 0)
                     unresolved++;
                 else
@@ -220,10 +191,31 @@ public sealed class HeapGraphBuilder
         foreach (int r in distinctRoots)
             targets[written++] = r;
         offsets[n + 1] = written;
-        _edges.Clear();
         _edgeCounts.Clear();
         Array.Resize(ref targets, written);
         return (offsets, targets, unresolved);
+    }
+
+    /// <summary>targets[shift + e] = the object index of reference e's address, or -1; the
+    /// buffer's chunks on every core. A reference to the object right after the previous
+    /// one's target (arrays filled in order) skips the search.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void ResolveAll(int[] targets, int shift, ulong[] addresses, AddressIndex index)
+    {
+        int n = addresses.Length;
+        Parallel.For(0, _edges.ChunkCount, c =>
+        {
+            var edges = _edges.Chunk(c);
+            var into = targets.AsSpan(shift + c * ChunkedBuffer<ulong>.ChunkLength, edges.Length);
+            int hint = -1;
+            for (int i = 0; i < edges.Length; i++)
+            {
+                ulong address = edges[i];
+                int w = hint + 1 < n && addresses[hint + 1] == address ? hint + 1 : index.Find(address);
+                hint = w;
+                into[i] = w;
+            }
+        });
     }
 
     /// <summary>Dependent handles as (key index, value index), ordered by key.</summary>

@@ -3,55 +3,62 @@ using Microsoft.Diagnostics.Runtime;
 namespace PyInspect.Heap;
 
 /// <summary>
-/// Heap statistics by type, walked in batches so a caller can show progress: each
-/// <see cref="Step"/> visits up to N objects; progress is measured in heap bytes.
-/// Objects are grouped by MethodTable; names are resolved once per type at the end.
+/// Heap statistics by type (free space included, as "Free"), taken by the same walk as
+/// the graph (<see cref="SegmentWalker"/>, without references) and advanced in batches so
+/// a caller can show progress: each <see cref="Step"/> merges walked segments until N
+/// more objects; progress is measured in heap bytes. Names are resolved once per type.
 /// </summary>
 public sealed class HeapWalk
 {
-    private readonly IEnumerator<ClrObject> _objects;
-    private readonly Dictionary<ClrType, long[]> _byType = new();
+    private readonly SegmentPipeline _pipeline;
+    private readonly Dictionary<ClrType, long[]> _byType = new(ReferenceEqualityComparer.Instance);
+    private readonly List<string> _problems = new();
     private bool _done;
 
-    internal HeapWalk(ClrHeap heap)
+    internal HeapWalk(ClrHeap heap, IDataReader reader)
     {
         if (!heap.CanWalkHeap)
             throw new HeapTargetException("HEAP_READ_ERROR", "the GC heap cannot be walked now (a GC is in progress)");
         TotalBytes = heap.Segments.Sum(s => (long)s.ObjectRange.Length);
-        _objects = heap.EnumerateObjects().GetEnumerator();
+        var layouts = new TypeLayouts(heap, reader);
+        var contexts = HeapGraphBuilder.AllocationContexts(heap);
+        _pipeline = new SegmentPipeline(heap.Segments, () => new SegmentWalker(reader, layouts, contexts, references: false, includeFree: true));
     }
 
     public long TotalBytes { get; }
     public long WalkedBytes { get; private set; }
 
-    /// <summary>Visit up to maxObjects objects; true once the whole heap was walked.</summary>
+    /// <summary>Where and why the walk stopped early in a segment (the statistics miss what follows).</summary>
+    public IReadOnlyList<string> Problems => _problems;
+
+    /// <summary>Merge walked segments until at least maxObjects more objects; true once the whole heap was walked.</summary>
     public bool Step(int maxObjects)
     {
-        if (_done)
-            return true;
-        var byType = _byType;
-        long walked = 0;
-        for (int i = 0; i < maxObjects; i++)
+        long visited = 0;
+        while (!_done && visited < maxObjects)
         {
-            if (!_objects.MoveNext())
+            var scan = _pipeline.Next();
+            if (scan is null)
             {
                 _done = true;
                 WalkedBytes = TotalBytes;
                 break;
             }
-            var obj = _objects.Current;
-            var type = obj.Type;
-            if (type is null)
-                continue;
-            ulong size = obj.Size;
-            if (!byType.TryGetValue(type, out var slot))
-                byType[type] = slot = new long[2];
-            slot[0]++;
-            slot[1] += (long)size;
-            walked += (long)size;
+            var slots = scan.Types.Select(t => _byType.TryGetValue(t.Type, out var slot) ? slot : _byType[t.Type] = new long[2]).ToArray();
+            var typeOf = scan.TypeOf.Span;
+            var sizes = scan.Sizes.Span;
+            for (int i = 0; i < typeOf.Length; i++)
+            {
+                var slot = slots[typeOf[i]];
+                slot[0]++;
+                slot[1] += sizes[i];
+            }
+            visited += typeOf.Length;
+            if (scan.Problem is not null)
+                _problems.Add(scan.Problem);
+            WalkedBytes = Math.Min(TotalBytes, WalkedBytes + (long)scan.Tally.Segment.ObjectRange.Length);
+            _pipeline.Return(scan);
         }
-        if (!_done)
-            WalkedBytes = Math.Min(TotalBytes, WalkedBytes + walked);
         return _done;
     }
 

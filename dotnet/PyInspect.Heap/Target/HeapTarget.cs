@@ -30,6 +30,9 @@ public sealed class HeapTarget : IDisposable
 
     public int PointerSize => _dataTarget.DataReader.PointerSize;
 
+    /// <summary>The target's memory, for the heap walk's block reads.</summary>
+    internal IDataReader DataReader => _dataTarget.DataReader;
+
     /// <summary>
     /// Attach to a live process. suspend=false reads memory without stopping it (works
     /// beside a debugger holding it stopped); suspend=true freezes it until Dispose.
@@ -114,10 +117,10 @@ public sealed class HeapTarget : IDisposable
     }
 
     /// <summary>Start a heap statistics walk that the caller advances in batches.</summary>
-    public HeapWalk StartStatsWalk() => new(Runtime.Heap);
+    public HeapWalk StartStatsWalk() => new(Runtime.Heap, _dataTarget.DataReader);
 
     /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.</summary>
-    public HeapGraphBuilder StartGraph() => new(Runtime);
+    public HeapGraphBuilder StartGraph() => new(Runtime, _dataTarget.DataReader);
 
     /// <summary>
     /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the

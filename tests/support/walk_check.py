@@ -1,0 +1,56 @@
+"""Our heap walk beside ClrMD's, object by object, through the helper's test entry
+(PyInspect.Heap.HeapWalkCheck), and a copy of a core dump with bytes of one address zeroed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+from pathlib import Path
+from typing import Any
+
+from pyinspect.heap import HeapReader, dotnet_bridge
+
+PT_LOAD = 1
+
+
+def compare_walks(reader: HeapReader, max_differences: int = 20) -> dict[str, Any]:
+    """{objects, references, freeObjects, segments, differences, problems, clrmdUntyped}."""
+    target = reader._target
+    text = reader._run(lambda: str(dotnet_bridge.helper().HeapWalkCheck.Compare(target, max_differences)))
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+def assert_walks_equal(reader: HeapReader) -> dict[str, Any]:
+    """Every object (address, type, size) and every reference equal, nothing unreadable."""
+    result = compare_walks(reader)
+    assert result["differences"] == [], result["differences"]
+    assert (result["problems"], result["clrmdUntyped"]) == ([], 0), (result["problems"], result["clrmdUntyped"])
+    assert result["objects"] > 1000 and result["references"] > 1000 and result["segments"] > 0, result
+    return result
+
+
+def file_offset(dump: Path, address: int) -> int:
+    """Where the byte at a virtual address lies in an ELF core file (its PT_LOAD headers)."""
+    with dump.open("rb") as f:
+        header = f.read(64)
+        assert header[:4] == b"\x7fELF" and header[4] == 2, "a 64-bit ELF core file"
+        phoff, = struct.unpack_from("<Q", header, 0x20)
+        phentsize, phnum = struct.unpack_from("<HH", header, 0x36)
+        f.seek(phoff)
+        table = f.read(phentsize * phnum)
+    for i in range(phnum):
+        kind, _, offset, vaddr, _, filesz, _, _ = struct.unpack_from("<IIQQQQQQ", table, i * phentsize)
+        if kind == PT_LOAD and vaddr <= address < vaddr + filesz:
+            return int(offset + address - vaddr)
+    raise AssertionError(f"{address:#x} is not in the dump")
+
+
+def zeroed_copy(dump: Path, address: int, length: int, out: Path) -> Path:
+    """A copy of dump with [address, address + length) zeroed (an object's header, say)."""
+    shutil.copyfile(dump, out)
+    with out.open("r+b") as f:
+        f.seek(file_offset(out, address))
+        f.write(bytes(length))
+    return out
