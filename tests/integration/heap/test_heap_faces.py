@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from heaptruth import TruthTarget
 from typer.testing import CliRunner
 
@@ -80,13 +79,3 @@ def test_notebook_stats_is_a_dataframe_and_object_a_model(truth_target: TruthTar
         from_dump = heap.stats(progress=False)
         dog_rows = from_dump[from_dump["type"] == "HeapTruth.Dog"]
         assert dog_rows[["count", "total_size"]].values.tolist() == [[1, truth_target.truth["dog"]["size"]]]
-
-
-def test_the_old_heap_attach_names_still_open_the_heap_with_a_warning(truth_target: TruthTarget) -> None:
-    with pytest.warns(DeprecationWarning, match="open_heap"):
-        old = pyinspect.attach(truth_target.pid, suspend=False)
-    with old as heap:
-        assert isinstance(heap, pyinspect.Heap)
-        assert heap.object(truth_target.truth["dog"]["address"]).size == truth_target.truth["dog"]["size"]
-    with pytest.warns(DeprecationWarning, match="open_heap"), pyinspect.attach_heap(truth_target.pid) as heap:
-        assert heap.object(truth_target.truth["dog"]["address"]).size == truth_target.truth["dog"]["size"]
