@@ -36,7 +36,6 @@ from pyinspect.server.clients import ClientStates
 from pyinspect.server.errors import error_answer, error_result
 from pyinspect.server.prompts import HEAP_INSTRUCTIONS, TRIAGE_INSTRUCTIONS
 from pyinspect.server.stdio_wire import claim_stdio
-from pyinspect.server.tooling import ERROR_SHAPES
 from pyinspect.session.debug_session import Session
 
 __all__ = ["PyInspectServer", "create_server", "run_server"]
@@ -88,7 +87,7 @@ class PyInspectServer(MCPServer[Any]):
                                                         f"; the tools are: {known}")
         unknown = _unknown_arguments(arguments, tool.parameters)
         if unknown is not None:
-            return _coded(name, unknown)
+            return self._coded(name, unknown)
         try:
             with self.clients.serving(_client_of(context)):
                 return await super().call_tool(name, arguments, context)
@@ -99,7 +98,7 @@ class PyInspectServer(MCPServer[Any]):
                 return self._internal_error(name, exc.__cause__ or exc)
             return self._tool_error(name, exc)
         except TimeoutError as exc:
-            return _coded(name, PyInspectError(f"{name[:100]} timed out: {exc}", code=ErrorCode.TIMEOUT))
+            return self._coded(name, PyInspectError(f"{name[:100]} timed out: {exc}", code=ErrorCode.TIMEOUT))
         except Exception as exc:  # noqa: BLE001 - the last line: a bug becomes a coded answer
             return self._internal_error(name, exc)
 
@@ -116,6 +115,14 @@ class PyInspectServer(MCPServer[Any]):
                                                         f"{', '.join(missing)}")
         return await super().get_prompt(name, arguments, context)
 
+    def _coded(self, name: str, error: PyInspectError) -> CallToolResult:
+        """The error in the tool's own shape (evaluate's differs: pyinspect.server.tooling
+        keeps it on the tool's function), else the common envelope."""
+        tool = self._tool_manager.get_tool(name)
+        shape = getattr(tool.fn, "error_shape", error_answer) if tool is not None else error_answer
+        result: CallToolResult = error_result(shape(error))
+        return result
+
     def _tool_names(self) -> list[str]:
         return [tool.name for tool in self._tool_manager.list_tools()]
 
@@ -124,8 +131,8 @@ class PyInspectServer(MCPServer[Any]):
         if isinstance(cause, ValidationError):
             problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
                                  for e in cause.errors())
-            return _coded(name, InvalidParameterError(f"bad parameters: {problems}"))
-        return _coded(name, InvalidParameterError(str(exc)))
+            return self._coded(name, InvalidParameterError(f"bad parameters: {problems}"))
+        return self._coded(name, InvalidParameterError(str(exc)))
 
     async def run_on_wire(self) -> None:
         """Serve the stdio wire claimed as the process began (pyinspect.server.stdio_wire),
@@ -137,10 +144,9 @@ class PyInspectServer(MCPServer[Any]):
             lowlevel = self._lowlevel_server  # what run_stdio_async runs; the SDK has no public name for it
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
-    @staticmethod
-    def _internal_error(name: str, exc: BaseException) -> CallToolResult:
+    def _internal_error(self, name: str, exc: BaseException) -> CallToolResult:
         log.error("tool %s failed unexpectedly", name[:100], exc_info=exc)
-        return _coded(name, PyInspectError(f"internal error in {name[:100]}: {type(exc).__name__} (details in the "
+        return self._coded(name, PyInspectError(f"internal error in {name[:100]}: {type(exc).__name__} (details in the "
                                            "server's log)", code=ErrorCode.INTERNAL_ERROR))
 
 
@@ -169,11 +175,6 @@ def _unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> Inv
     return InvalidParameterError(f"{'; '.join(parts)}; this tool takes: {takes}")
 
 
-def _coded(name: str, error: PyInspectError) -> CallToolResult:
-    """The error in the tool's own shape (evaluate's differs), else the common envelope."""
-    shape = ERROR_SHAPES.get(name, error_answer)
-    result: CallToolResult = error_result(shape(error))
-    return result
 
 
 def create_server(session: Session | None = None, adapter: str = "pyinspect") -> PyInspectServer:

@@ -23,8 +23,6 @@ __all__ = ["ErrorShape", "add_tool", "wire_result"]
 F = TypeVar("F", bound=Callable[..., BaseModel])
 ErrorShape = Callable[[PyInspectError], dict[str, Any]]
 log = logging.getLogger(__name__)
-ERROR_SHAPES: dict[str, ErrorShape] = {}
-"""Tool name -> its error shape, for argument validation failures raised by the SDK."""
 
 
 def wire_result(answer: Any) -> CallToolResult:
@@ -66,7 +64,7 @@ def add_tool(mcp: MCPServer, fn: Callable[..., Any], output: type[BaseModel], *,
     signature = inspect.signature(fn, eval_str=True)
     run_tool.__signature__ = signature.replace(
         return_annotation=Annotated[CallToolResult, output])
-    ERROR_SHAPES[fn.__name__] = error_shape
+    run_tool.error_shape = error_shape  # read by the server for failures the SDK raises (bad arguments)
     mcp.add_tool(run_tool, name=fn.__name__, title=title, description=inspect.getdoc(fn),
                  annotations=ToolAnnotations(read_only_hint=read_only, destructive_hint=destructive,
                                              idempotent_hint=read_only, open_world_hint=False))
