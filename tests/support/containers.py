@@ -143,13 +143,32 @@ def wait_for_inside_file(container: Container, path: str, timeout: float = 60.0)
     where = container.inside(path)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if where.exists() and where.stat().st_size > 0:
+        # Until the container has its own mounts, its root is still the host's: a file of the
+        # same name left in the host's /tmp must never pass for the program's.
+        if _own_mounts(container.pid) and _own_folder(where.parent, Path(path).parent) and where.exists() \
+                and where.stat().st_size > 0:
             return where.read_text()
         if container.launcher.poll() is not None:
             err = container.launcher.stderr.read().decode() if container.launcher.stderr else ""
             raise AssertionError(f"the containerised program exited with {container.launcher.returncode}: {err}")
         time.sleep(0.05)
     raise AssertionError(f"the containerised program did not write {path} within {timeout}s")
+
+
+def _own_mounts(pid: int) -> bool:
+    """Whether the process has entered a mount namespace other than ours."""
+    try:
+        return os.stat(f"/proc/{pid}/ns/mnt").st_ino != os.stat("/proc/self/ns/mnt").st_ino
+    except OSError:
+        return False
+
+
+def _own_folder(inside: Path, host: Path) -> bool:
+    """Whether the container's folder is its own mount (its tmpfs), not the host's folder."""
+    try:
+        return inside.stat().st_dev != host.stat().st_dev
+    except OSError:
+        return False
 
 
 def _wait_for_child(launcher: subprocess.Popen[bytes], timeout: float = 30.0) -> int:

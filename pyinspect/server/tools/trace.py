@@ -1,10 +1,9 @@
 """Memory over time: trace_start records a process's runtime events (allocations with
 their stacks, GCs, counters) until trace_stop answers them. One recording at a time per
-server; the server's end stops a running one."""
+client; the end of the client's MCP session (or of the server) stops a running one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
@@ -12,8 +11,8 @@ from pydantic import Field
 
 from pyinspect.answers.recordings import Recordings
 from pyinspect.models.trace import TraceAnswer, TraceStartAnswer
+from pyinspect.server.clients import ClientStates
 from pyinspect.server.tooling import add_tool
-from pyinspect.session.debug_session import Session
 
 __all__ = ["register"]
 
@@ -24,8 +23,10 @@ Gc = Annotated[bool, Field(description="Record every GC (generation, reason, pau
 MaxSeconds = Annotated[float, Field(description="Stop by itself after this many seconds (1-3600)")]
 
 
-def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[], object]:
-    recordings = Recordings(get_session)
+def register(mcp: MCPServer, clients: ClientStates) -> None:
+    """The trace tools; each client's recordings are its own, closed with its MCP session."""
+    def recordings() -> Recordings:
+        return clients.kept("recordings", lambda session: Recordings(lambda: session), Recordings.close)
 
     def trace_start(pid: TracePid = None, allocations: Allocations = True, gc: Gc = True,
                     max_seconds: MaxSeconds = 600.0) -> TraceStartAnswer:
@@ -34,7 +35,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[],
         counters each second. Then exercise the program (debug_continue, send it requests)
         and call trace_stop. Use it after heap_diff names a growing type, to find the code
         that allocates it. TRACE_RUNNING if a recording already runs."""
-        return recordings.start(pid, allocations, gc, max_seconds)
+        return recordings().start(pid, allocations, gc, max_seconds)
 
     def trace_stop() -> TraceAnswer:
         """Stop the recording and answer it: allocations per type (estimatedBytes and
@@ -44,8 +45,7 @@ def register(mcp: MCPServer, get_session: Callable[[], Session]) -> Callable[[],
         (alloc-rate, time-in-gc, gen sizes, gc-fragmentation, exception-count per second),
         the window's length and what was sampled. Takes a few seconds to read the events.
         NO_TRACE if none runs."""
-        return recordings.stop()
+        return recordings().stop()
 
     add_tool(mcp, trace_start, TraceStartAnswer, read_only=False, title="Start Recording Runtime Events")
     add_tool(mcp, trace_stop, TraceAnswer, read_only=False, title="Stop Recording")
-    return recordings.close
