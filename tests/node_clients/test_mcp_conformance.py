@@ -13,11 +13,11 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.listening import stop, wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_DIR = ROOT / "tests/node"
@@ -67,24 +67,6 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_listening(proc: subprocess.Popen[bytes], port: int) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        assert proc.poll() is None, f"{proc.args} exited with {proc.returncode}"
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        assert time.monotonic() < deadline, f"{proc.args} did not listen on {port} within 60 s"
-        time.sleep(0.1)
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
 
 
 def suite(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:

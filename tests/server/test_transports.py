@@ -23,6 +23,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_calls import call_ok, error_code, error_json, story_line, story_source
+from support.listening import stop, wait_listening
 from support.targets import target_dll
 
 from pyinspect.server import create_server
@@ -37,24 +38,6 @@ def free_port() -> int:
 TOKEN = "test-token-" + "x" * 24
 
 
-def wait_listening(proc: subprocess.Popen[bytes], port: int) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        assert proc.poll() is None, f"pyinspect serve --http exited with {proc.returncode}"
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        assert time.monotonic() < deadline, "the HTTP server did not listen within 60 s"
-        time.sleep(0.1)
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
 
 
 @contextlib.contextmanager
