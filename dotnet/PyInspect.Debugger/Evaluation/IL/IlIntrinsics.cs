@@ -26,6 +26,9 @@ public static class IlIntrinsics
         {
             case "System.Object" when method.Name == ".ctor":
                 return true;
+            case IlInterpolation.HandlerType:
+                result = IlInterpolation.Call(machine, method, args);
+                return true;
             case "System.String" when StringMembers.Contains(method.Name):
                 if (CultureSensitive.Contains(method.Name) && method.Parameters.Any(p => p.SameAs(IlPrimitive.String))
                     && !method.Parameters.Any(p => p.Key == "System.StringComparison"))

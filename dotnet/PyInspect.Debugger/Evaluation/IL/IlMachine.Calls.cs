@@ -168,3 +168,18 @@ public sealed partial class IlMachine
         return found;
     }
 }
+
+public sealed partial class IlMachine
+{
+    /// <summary>An object's text by its own ToString override (interpreted); object's own ToString (the type name) is refused.</summary>
+    public string FormatByToString(object value)
+    {
+        IlNamed root = resolver.PrimitiveAsNamed(IlPrimitive.Object);
+        var md = IlResolver.Reader(root.ModulePath);
+        var handle = md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(root.Token & 0xFFFFFF)).GetMethods()
+            .First(m => md.StringComparer.Equals(md.GetMethodDefinition(m).Name, "ToString"));
+        IlMethod toString = Devirtualize(resolver.Method(root, MetadataTokens.GetToken(handle), []), RuntimeType(value));
+        if (toString.DeclaringType.SameAs(root)) throw new IlRefusal("formats an object without a ToString of its own");
+        return Run(toString, [value]) as string ?? "";
+    }
+}
