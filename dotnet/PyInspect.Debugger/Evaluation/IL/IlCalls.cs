@@ -16,10 +16,11 @@ public static class IlCalls
     public static IlMachine MachineOf(EvalContext context) =>
         Machines.GetValue(context, c => new IlMachine(c, new IlResolver(c.Modules), c.IlInstructionBudget));
 
-    /// <summary>True with the result when interpreted. False when the interpreter refused and calls are
+    /// <summary>True with the result when interpreted (a virtual method dispatched on the receiver's type, as
+    /// func-eval does, unless `virtualDispatch` is false: `base.M()`). False when the interpreter refused and calls are
     /// allowed (the caller runs func-eval); in a read-only evaluation a refusal throws CallRefusedException.</summary>
     public static bool TryRun(EvalContext context, ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments,
-        ICorDebugValue? self, IReadOnlyList<object?> arguments, out object? result)
+        ICorDebugValue? self, IReadOnlyList<object?> arguments, out object? result, bool virtualDispatch = true)
     {
         result = null;
         if (!context.InterpretsCalls) return false;
@@ -32,7 +33,7 @@ public static class IlCalls
             if (!method.IsStatic)
             {
                 object? receiver = Receiver(machine, method, self);
-                if (method.IsVirtual && receiver is DebuggeeObject obj) method = machine.Devirtualize(method, machine.Debuggee.RuntimeType(obj));
+                if (virtualDispatch && method.IsVirtual && receiver is DebuggeeObject obj) method = machine.Devirtualize(method, machine.Debuggee.RuntimeType(obj));
                 args.Add(receiver);
             }
             for (int i = 0; i < arguments.Count; i++) args.Add(FromEvaluator(machine, arguments[i]));
@@ -47,7 +48,8 @@ public static class IlCalls
         {
             if (!context.CallsRefused) return false;
             string where = refusal.Method is { } inner && inner != called ? $" in {inner}" : "";
-            throw new CallRefusedException($"{called} ({refusal.Reason}{where})");
+            string reason = refusal.Reason.EndsWith($" ({called})", StringComparison.Ordinal) ? refusal.Reason[..^(called.Length + 3)] : refusal.Reason;
+            throw new CallRefusedException($"{called} ({reason}{where})");
         }
         catch (Exception error) when (error is InvalidProgramException or BadImageFormatException or InvalidCastException or KeyNotFoundException
             or IndexOutOfRangeException or ArgumentException or InvalidOperationException or IOException)
