@@ -76,8 +76,9 @@ PURE = [
     # virtual overrides through a base reference, an inherited override, a non-virtual calling virtuals
     "circle.Area", "circle.Kind", "circle.Describe", "square.Area", "square.Kind", "square.Corners",
     "square.Describe", "rectangle.Corners",
-    # interface properties: implicit and explicit implementations through an interface-typed local
-    "named.Name", "named.Rank", "employee.Level",
+    # interface properties: an implicit implementation through an interface-typed local; the
+    # explicit one called from IL (the evaluator cannot name `named.Rank` even with func-eval)
+    "named.Name", "employee.Level", "employee.RankViaInterface", "Employee.RankOf(named)",
     # generic types
     "intBox.Value", "intBox.Text", "textBox.Value", "textBox.HasValue", "emptyBox.HasValue", "pair.Key",
     "pair.Text", "pair.SameText",
@@ -132,7 +133,8 @@ def test_a_getter_with_a_side_effect_is_refused_by_name_and_does_not_run(stop: G
         stop.read_only(effect.expression)
     message = refused.value.message
     assert effect.getter in message, message
-    assert any(word.lower() in message.lower() for word in effect.why), f"no reason given: {message}"
+    reason = message.replace(effect.getter, "").replace(effect.expression, "").lower()
+    assert any(word.lower() in reason for word in effect.why), f"no reason given: {message}"
     assert stop.counter() == before, "the read-only evaluation ran the getter"
     stop.with_calls(effect.expression)
     assert stop.counter() == before + 1, "func-eval did not run the getter: the counter proves nothing"

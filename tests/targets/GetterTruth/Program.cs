@@ -1,9 +1,10 @@
 // Usage: GetterTruth TRUTH_FILE [getters|conditions]
 //   getters     builds one object of every getter shape (PureGetters.cs, EffectfulGetters.cs)
 //               and BCL values into Main's locals, writes what the program itself computes for
-//               the pure getters (and SideEffects.Count, 0) to TRUTH_FILE, then stops at @bp getters.
-//   conditions  runs a 40-iteration loop over Items with two breakpoint lines (@bp pure,
-//               @bp counted), then writes SideEffects.Count to TRUTH_FILE.
+//               the pure getters (and SideEffects.Count, 0) to TRUTH_FILE, then reaches the
+//               `getters` marker line.
+//   conditions  runs a 40-iteration loop over Items with two marked breakpoint lines (`pure`,
+//               `counted`), then writes SideEffects.Count and the loop's sum to TRUTH_FILE.
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
@@ -65,7 +66,8 @@ public static class Program
             ["person.Greet(\"Hello\")"] = person.Greet("Hello"),
             ["circle.Kind"] = circle.Kind, ["circle.Describe"] = circle.Describe, ["square.Kind"] = square.Kind,
             ["square.Corners"] = square.Corners, ["square.Describe"] = square.Describe, ["rectangle.Corners"] = rectangle.Corners,
-            ["named.Name"] = named.Name, ["named.Rank"] = named.Rank, ["employee.Level"] = employee.Level,
+            ["named.Name"] = named.Name, ["employee.Level"] = employee.Level,
+            ["employee.RankViaInterface"] = employee.RankViaInterface, ["Employee.RankOf(named)"] = Employee.RankOf(named),
             ["intBox.Value"] = intBox.Value, ["intBox.Text"] = intBox.Text, ["textBox.Value"] = textBox.Value,
             ["textBox.HasValue"] = textBox.HasValue, ["emptyBox.HasValue"] = emptyBox.HasValue,
             ["pair.Text"] = pair.Text, ["pair.SameText"] = pair.SameText,

@@ -87,6 +87,8 @@ public sealed class Employee(string name, int level) : INamed
     public string Name => name.ToUpperInvariant();      // implicit interface implementation
     int INamed.Rank => _level * 10;                     // explicit interface implementation
     public int Level => _level;
+    public int RankViaInterface => ((INamed)this).Rank;          // an interface call to the explicit implementation
+    public static int RankOf(INamed named) => named.Rank;        // the same from a static method's argument
 }
 
 public sealed class Box<T>(T value)
