@@ -94,17 +94,45 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
     public object? Static(IlField field)
     {
         if (field.DeclaringType.Arguments.Count > 0) throw new IlRefusal($"reads a static field of a generic type ({field.DisplayName})");
-        if (IsThreadStatic(field))
-            throw new IlRefusal($"reads a thread-static field ({field.DisplayName})");
-        bool hasCctor = IlResolver.HasStaticConstructor(field.DeclaringType);
-        int hr = ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out var value);
-        if (hr < 0)
-            throw new IlRefusal(hasCctor ? $"reads {field.DisplayName} before the static constructor of {IlResolver.DisplayName(field.DeclaringType.Name)} ran"
-                : $"cannot read static field {field.DisplayName} (0x{hr:X8})");
+        if (IsThreadStatic(field)) throw new IlRefusal($"reads a thread-static field ({field.DisplayName})");
+        RefuseBeforeStaticConstructor(field.DeclaringType, $"reads {field.DisplayName}");
+        return ReadStatic(field) is StaticValue read ? read.Value : throw new IlRefusal($"cannot read static field {field.DisplayName}");
+    }
+
+    /// <summary>The value of a static field, or null where it cannot be read.</summary>
+    private StaticValue? ReadStatic(IlField field)
+    {
+        if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out var value) < 0) return null;
         object? read = Read(value);
-        if (hasCctor && read is null or 0 or 0L or 0.0)
-            throw new IlRefusal($"reads {field.DisplayName}, still default: the static constructor of {IlResolver.DisplayName(field.DeclaringType.Name)} may not have run");
-        return read;
+        // A static of a struct type lives boxed: read the struct itself.
+        if (field.FieldType.IsValueType && read is DebuggeeObject boxed && boxed.Target is ICorDebugBoxValue) read = Unbox(boxed);
+        return new StaticValue(read);
+    }
+
+    private sealed record StaticValue(object? Value);
+
+    private readonly Dictionary<string, bool> _initialized = new(StringComparer.Ordinal);
+
+    /// <summary>Refuses when the type has a static constructor that may not have run yet. It has run when any of
+    /// the type's static fields holds something other than its default; a type without static fields gives no evidence.</summary>
+    public void RefuseBeforeStaticConstructor(IlNamed type, string what)
+    {
+        if (!IlResolver.HasStaticConstructor(type)) return;
+        if (!_initialized.TryGetValue(type.Key, out bool ran))
+        {
+            ran = false;
+            var md = IlResolver.Reader(type.ModulePath);
+            foreach (var handle in md.GetTypeDefinition(System.Reflection.Metadata.Ecma335.MetadataTokens.TypeDefinitionHandle(type.Token & 0xFFFFFF)).GetFields())
+            {
+                var definition = md.GetFieldDefinition(handle);
+                if ((definition.Attributes & (System.Reflection.FieldAttributes.Static | System.Reflection.FieldAttributes.Literal)) != System.Reflection.FieldAttributes.Static) continue;
+                IlField field = resolver.Field(type, System.Reflection.Metadata.Ecma335.MetadataTokens.GetToken(handle));
+                if (IsThreadStatic(field) || definition.GetRelativeVirtualAddress() != 0) continue;
+                if (ReadStatic(field) is StaticValue { Value: not (null or 0 or 0L or 0.0) }) { ran = true; break; }
+            }
+            _initialized[type.Key] = ran;
+        }
+        if (!ran) throw new IlRefusal($"{what}, which would run the static constructor of {IlResolver.DisplayName(type.Name)} (it may not have run yet)");
     }
 
     private static bool IsThreadStatic(IlField field)

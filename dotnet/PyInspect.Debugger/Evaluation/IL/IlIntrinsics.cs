@@ -26,6 +26,10 @@ public static class IlIntrinsics
         {
             case "System.Object" when method.Name == ".ctor":
                 return true;
+            case var number when method.Name == "ToString" && !method.IsStatic && method.Parameters.Count > 0
+                && method.Parameters[^1].Key == "System.IFormatProvider" && (IlPrimitive.ElementTypeOf(number) is not null || number == "System.Decimal"):
+                result = InvariantText(machine, method, args);
+                return true;
             case IlInterpolation.HandlerType:
                 result = IlInterpolation.Call(machine, method, args);
                 return true;
@@ -35,6 +39,9 @@ public static class IlIntrinsics
                     throw new IlRefusal($"compares strings by the current culture ({method.DisplayName})");
                 if (!method.IsStatic && args[0] is null) throw IlErrors.NullReference();
                 return TryReflect(typeof(string), method, args, out result);
+            case "System.Char" when method.IsStatic && (method.Name.StartsWith("Is", StringComparison.Ordinal)
+                || method.Name is "ToUpperInvariant" or "ToLowerInvariant" or "GetNumericValue"):
+                return TryReflect(typeof(char), method, args, out result);
             case "System.Math":
                 return TryReflect(typeof(Math), method, args, out result);
             case "System.MathF":
@@ -55,6 +62,22 @@ public static class IlIntrinsics
                 return true;
         }
         return false;
+    }
+
+    /// <summary>A number's ToString(format, provider) where the provider is the debuggee's CultureInfo.InvariantCulture
+    /// (its name is ""): the same text in the adapter. Any other culture is refused.</summary>
+    private static string InvariantText(IlMachine machine, IlMethod method, object?[] args)
+    {
+        if (args[^1] is not DebuggeeObject provider || machine.RuntimeType(provider) is not IlNamed { Name: "System.Globalization.CultureInfo" } culture
+            || machine.Resolver.InstanceFields(culture).FirstOrDefault(f => f.Name == "_name") is not { } name
+            || machine.Debuggee.Field(provider, name) is not "")
+            throw new IlRefusal($"formats a number by a culture other than the invariant one ({method.DisplayName})");
+        string? format = method.Parameters.Count == 2 ? args[1] as string ?? (args[1] is null ? null : throw new IlRefusal("formats with a non-string format")) : null;
+        object? self = args[0] is IlRef pointer ? pointer.Get() : args[0];
+        IlType type = method.DeclaringType.Name == "System.Decimal" ? method.DeclaringType : new IlPrimitive(IlPrimitive.ElementTypeOf(method.DeclaringType.Name)!.Value);
+        object? value = type is IlPrimitive ? IlValue.ToClr(self, type) : self;
+        if (value is not IFormattable formattable) throw new IlRefusal($"formats {IlValue.Describe(self)}");
+        return (string)Invoke(() => formattable.ToString(format, System.Globalization.CultureInfo.InvariantCulture))!;
     }
 
     /// <summary>`new[] { 1, 2, 3 }`: the elements from the field's static data in the module file.</summary>
@@ -108,6 +131,10 @@ public static class IlIntrinsics
         catch (TargetInvocationException thrown) when (thrown.InnerException is { } inner)
         {
             throw new IlThrown(inner.GetType().FullName ?? inner.GetType().Name, inner.Message);
+        }
+        catch (Exception thrown) when (thrown is FormatException or ArgumentException or OverflowException or DivideByZeroException)
+        {
+            throw new IlThrown(thrown.GetType().FullName ?? thrown.GetType().Name, thrown.Message);
         }
     }
 

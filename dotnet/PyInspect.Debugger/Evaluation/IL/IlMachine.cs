@@ -54,7 +54,11 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         {
             if (IlIntrinsics.TryCall(this, method, args, out object? result)) return result;
             IlPolicy.RefuseIfForbidden(method);
+            if (method.IsStatic && method.Name != ".cctor" && !IsBeforeFieldInit(method.DeclaringType))
+                _debuggee.RefuseBeforeStaticConstructor(method.DeclaringType, $"calls {method.DisplayName}");
             Body body = BodyOf(method);
+            if (CallsItself(method, body.Code))  // a JIT intrinsic whose IL only stands in for what the JIT emits
+                throw new IlRefusal($"relies on the JIT to implement {method.DisplayName}");
             IReadOnlyList<IlType> localTypes = body.Locals.IsNil ? [] : IlResolver.Reader(method.ModulePath)
                 .GetStandaloneSignature(body.Locals).DecodeLocalSignature(new IlSignatures(resolver, method.ModulePath), method.Context);
             var locals = localTypes.Select(Default).ToArray();
@@ -70,6 +74,34 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         {
             _depth--;
         }
+    }
+
+    private static bool IsBeforeFieldInit(IlNamed type) =>
+        (IlResolver.Reader(type.ModulePath).GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(type.Token & 0xFFFFFF)).Attributes
+            & System.Reflection.TypeAttributes.BeforeFieldInit) != 0;
+
+    private static bool CallsItself(IlMethod method, IlCode code) =>
+        IsJitIntrinsic(method) && code.Instructions.Any(i => (i.OpCode == OpCodes.Call || i.OpCode == OpCodes.Callvirt) && i.Operand is int token && token == method.Token);
+
+    /// <summary>Marked [Intrinsic]: the JIT may replace its body (some bodies only call themselves).</summary>
+    private static bool IsJitIntrinsic(IlMethod method)
+    {
+        var md = IlResolver.Reader(method.ModulePath);
+        foreach (var handle in md.GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(method.Token & 0xFFFFFF)).GetCustomAttributes())
+        {
+            var constructor = md.GetCustomAttribute(handle).Constructor;
+            EntityHandle owner = constructor.Kind == HandleKind.MethodDefinition
+                ? md.GetMethodDefinition((MethodDefinitionHandle)constructor).GetDeclaringType()
+                : constructor.Kind == HandleKind.MemberReference ? md.GetMemberReference((MemberReferenceHandle)constructor).Parent : default;
+            string? name = owner.Kind switch
+            {
+                HandleKind.TypeDefinition => md.GetString(md.GetTypeDefinition((TypeDefinitionHandle)owner).Name),
+                HandleKind.TypeReference => md.GetString(md.GetTypeReference((TypeReferenceHandle)owner).Name),
+                _ => null,
+            };
+            if (name == "IntrinsicAttribute") return true;
+        }
+        return false;
     }
 
     /// <summary>A type's default value as the interpreter holds it (structs as zeroed adapter-side structs).</summary>
