@@ -12,9 +12,12 @@ public static class IlCalls
 {
     private static readonly ConditionalWeakTable<EvalContext, IlMachine> Machines = new();
 
+    /// <summary>One resolver per debuggee's module list: what it learned (assemblies by name) outlives each evaluation.</summary>
+    private static readonly ConditionalWeakTable<Frames.ModuleCatalog, IlResolver> Resolvers = new();
+
     /// <summary>The evaluation's interpreter (one budget per evaluation).</summary>
     public static IlMachine MachineOf(EvalContext context) =>
-        Machines.GetValue(context, c => new IlMachine(c, new IlResolver(c.Modules), c.IlInstructionBudget));
+        Machines.GetValue(context, c => new IlMachine(c, Resolvers.GetValue(c.Modules, m => new IlResolver(m)), c.IlInstructionBudget));
 
     /// <summary>True with the result when interpreted (a virtual method dispatched on the receiver's type, as
     /// func-eval does, unless `virtualDispatch` is false: `base.M()`). False when the interpreter refused and calls are
@@ -25,7 +28,6 @@ public static class IlCalls
         result = null;
         if (!context.InterpretsCalls) return false;
         IlMachine machine = MachineOf(context);
-        string called = CallRefusedException.NameOf(function);
         try
         {
             IlMethod method = MethodOf(machine, function, typeArguments);
@@ -47,6 +49,7 @@ public static class IlCalls
         catch (IlRefusal refusal)
         {
             if (!context.CallsRefused) return false;
+            string called = CallRefusedException.NameOf(function);
             string where = refusal.Method is { } inner && inner != called ? $" in {inner}" : "";
             string reason = refusal.Reason.EndsWith($" ({called})", StringComparison.Ordinal) ? refusal.Reason[..^(called.Length + 3)] : refusal.Reason;
             throw new CallRefusedException($"{called} ({reason}{where})");
@@ -55,7 +58,7 @@ public static class IlCalls
             or IndexOutOfRangeException or ArgumentException or InvalidOperationException or IOException)
         {
             if (!context.CallsRefused) return false;
-            throw new CallRefusedException($"{called} (the interpreter could not run it: {error.Message})");
+            throw new CallRefusedException($"{CallRefusedException.NameOf(function)} (the interpreter could not run it: {error.Message})");
         }
     }
 

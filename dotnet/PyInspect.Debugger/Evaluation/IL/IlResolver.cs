@@ -115,16 +115,19 @@ public sealed class IlResolver(ModuleCatalog modules)
 
     private string? AssemblyPath(string assembly)
     {
-        if (_assemblies is null || !_assemblies.ContainsKey(assembly))
+        var known = _assemblies;
+        if (known is null || !known.ContainsKey(assembly))
         {
-            _assemblies = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+            // Built aside and then published: the resolver is shared by evaluations on different threads.
+            known = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
             foreach (var module in modules.All())
             {
                 if (ModuleMetadata.TryOpen(module.Path) is not { } md || !md.Reader.IsAssembly) continue;
-                _assemblies.TryAdd(md.Reader.GetString(md.Reader.GetAssemblyDefinition().Name), module.Path);
+                known.TryAdd(md.Reader.GetString(md.Reader.GetAssemblyDefinition().Name), module.Path);
             }
+            _assemblies = known;
         }
-        return _assemblies.GetValueOrDefault(assembly);
+        return known.GetValueOrDefault(assembly);
     }
 
     private static int? TopLevel(string path, string ns, string name)
