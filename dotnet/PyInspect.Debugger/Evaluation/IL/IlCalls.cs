@@ -54,11 +54,12 @@ public static class IlCalls
             string reason = refusal.Reason.EndsWith($" ({called})", StringComparison.Ordinal) ? refusal.Reason[..^(called.Length + 3)] : refusal.Reason;
             throw new CallRefusedException($"{called} ({reason}{where})");
         }
-        catch (Exception error) when (error is InvalidProgramException or BadImageFormatException or InvalidCastException or KeyNotFoundException
-            or IndexOutOfRangeException or ArgumentException or InvalidOperationException or IOException)
+        catch (Exception error) when (error is not (EvalException or EngineException or OutOfMemoryException))
         {
+            // The interpreter's own failure (metadata it cannot read, a shape it does not model): never a wrong
+            // answer and never a dead adapter: refused where the evaluation is read-only, func-eval otherwise.
             if (!context.CallsRefused) return false;
-            throw new CallRefusedException($"{CallRefusedException.NameOf(function)} (the interpreter could not run it: {error.Message})");
+            throw new CallRefusedException($"{CallRefusedException.NameOf(function)} (the interpreter could not run it: {error.GetType().Name}: {error.Message})");
         }
     }
 
