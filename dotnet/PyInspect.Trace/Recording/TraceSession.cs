@@ -25,11 +25,16 @@ public sealed class TraceSession : IDisposable
         _copy = Task.Run(() => _session.EventStream.CopyTo(_file));
     }
 
-    /// <summary>Connects to pid's diagnostics socket; a process with none is not a .NET process
-    /// (or has diagnostics disabled).</summary>
-    public static TraceSession Start(int pid, bool allocations, bool gc, bool randomizedSampling, string path)
+    /// <summary>Connects to pid's diagnostics socket (at <paramref name="socket"/> when given:
+    /// a process in a container listens in its own /tmp, named by its pid inside, which
+    /// DiagnosticsClient(pid) would look for in ours); a process with none is not a .NET
+    /// process (or has diagnostics disabled).</summary>
+    public static TraceSession Start(int pid, string? socket, bool allocations, bool gc, bool randomizedSampling, string path)
     {
-        var client = new DiagnosticsClient(pid);
+        var client = socket is null
+            ? new DiagnosticsClient(pid)
+            : DiagnosticsClientConnector.FromDiagnosticPort(socket + ",connect", CancellationToken.None)
+                .GetAwaiter().GetResult().Instance;
         var providers = TraceProviders.For(allocations, gc, randomizedSampling);
         var session = client.StartEventPipeSession(providers, requestRundown: allocations, circularBufferMB: 256);
         return new TraceSession(session, path);
