@@ -56,6 +56,11 @@ class Recorder:
         return self._final() is None and self._proc.poll() is None
 
     @property
+    def helper_pid(self) -> int:
+        """The recorder process's pid (benchmarks read its CPU time)."""
+        return self._proc.pid
+
+    @property
     def seconds(self) -> float:
         return time.monotonic() - self.started_at
 
