@@ -45,6 +45,9 @@ public static class IlIntrinsics
                 result = typeof(object).Assembly.GetType("System.SR")?.GetMethod("GetResourceString", BindingFlags.NonPublic | BindingFlags.Static,
                     [typeof(string)])?.Invoke(null, [key]);
                 return result is not null;
+            case "System.Runtime.CompilerServices.RuntimeHelpers" when method.Name == "InitializeArray" && args is [LocalArray array, FieldToken data]:
+                InitializeArray(array, data.Field);
+                return true;
             case "System.Runtime.CompilerServices.RuntimeHelpers" when method.Name == "IsReferenceOrContainsReferences" && method.MethodArguments.Count == 1:
                 IlType type = method.MethodArguments[0];
                 if (type is IlNamed { Kind: IlTypeKind.Struct }) return false;
@@ -52,6 +55,21 @@ public static class IlIntrinsics
                 return true;
         }
         return false;
+    }
+
+    /// <summary>`new[] { 1, 2, 3 }`: the elements from the field's static data in the module file.</summary>
+    private static void InitializeArray(LocalArray array, IlField field)
+    {
+        if (array.Element is not IlPrimitive { IsValueType: true } element || EvalValues.PrimitiveSize(element.ElementType) is not int size)
+            throw new IlRefusal($"initializes an array of {array.Element.Key} from static data");
+        var md = Symbols.ModuleMetadata.Open(field.DeclaringType.ModulePath);
+        int rva = md.Reader.GetFieldDefinition(System.Reflection.Metadata.Ecma335.MetadataTokens.FieldDefinitionHandle(field.Token & 0xFFFFFF))
+            .GetRelativeVirtualAddress();
+        if (rva == 0) throw new IlRefusal("initializes an array from a field without static data");
+        var bytes = md.PE.GetSectionData(rva).GetContent(0, array.Items.Length * size);
+        var raw = bytes.AsSpan();
+        for (int i = 0; i < array.Items.Length; i++)
+            array.Items[i] = IlValue.ToStack(EvalValues.FromBytes(element.ElementType, raw.Slice(i * size, size)));
     }
 
     /// <summary>decimal's constructors (new decimal(int) and the like), computed here.</summary>

@@ -169,6 +169,12 @@ public sealed partial class IlMachine
                     throw new IlRefusal("stores into an element of something that is not an array");
             }
         }
+        if (name == "ldtoken" && IlResolver.Reader(f.Method.ModulePath) is var reader
+            && System.Reflection.Metadata.Ecma335.MetadataTokens.EntityHandle(token).Kind is System.Reflection.Metadata.HandleKind.FieldDefinition)
+        {
+            f.Stack.Push(new FieldToken(Field()));  // for RuntimeHelpers.InitializeArray (array initializers)
+            return Step.Next;
+        }
         throw new IlRefusal(name switch
         {
             "ldftn" or "ldvirtftn" => "makes a delegate",

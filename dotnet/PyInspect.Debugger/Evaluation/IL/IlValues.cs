@@ -61,6 +61,9 @@ public sealed class LocalArray(IlType element, object?[] items)
     public object?[] Items { get; } = items;
 }
 
+/// <summary>What `ldtoken` of a field pushes: the field whose static data initializes an array.</summary>
+public sealed record FieldToken(IlField Field);
+
 /// <summary>A managed pointer: what ldloca, ldarga, ldflda and ldelema push.</summary>
 public abstract class IlRef
 {
