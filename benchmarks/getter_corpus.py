@@ -102,12 +102,15 @@ class Getter:
         return self.read_only.exception() is not None and self.read_only.exception() == self.truth.exception()
 
     def reason(self) -> str:
+        """The why of a refusal: `...(func-eval): Type.Method (why); <generic sentence>`, the
+        interpreter's form; the generic sentence alone (main's form before it) is no reason."""
         error = self.read_only.error or ""
         if NEEDS_CALL not in error:
             return error.strip()
-        after = error.split(NEEDS_CALL, 1)[1]
-        reason = after.split(";", 1)[1].strip() if ";" in after else ""
-        return "(no reason given)" if reason in ("", GENERIC_REASON) else reason
+        head, _, tail = error.split(NEEDS_CALL, 1)[1].partition(";")
+        why = head[head.index(" (") + 2:head.rindex(")")] if " (" in head and head.endswith(")") else ""
+        tail = tail.strip()
+        return why or (tail if tail and tail != GENERIC_REASON else "(no reason given)")
 
 
 @dataclass
@@ -307,7 +310,9 @@ def details(corpus: Corpus) -> None:
     for getter in corpus.getters:
         outcome = getter.outcome()
         if outcome == "no truth":
-            groups[f"neither side answers: {QUOTED.sub(chr(39) + '...' + chr(39), getter.truth.error or '')}"].append(getter.expression)
+            said = "answered" if getter.read_only.error is None else QUOTED.sub("'...'", getter.reason())
+            groups[f"neither side answers: func-eval: {QUOTED.sub(chr(39) + '...' + chr(39), getter.truth.error or '')}"
+                   f" | read-only: {said}"].append(getter.expression)
         elif outcome == "refused":
             groups[f"refused: {getter.reason()}"].append(getter.expression)
         elif outcome == "failed":

@@ -5,7 +5,7 @@ program computed it itself, what the program computed. A getter that would chang
 program is refused with EVALUATION_NEEDS_CALL naming it and why, and the program's own
 side-effect counter (SideEffects.Count, read from memory) has not moved; func-eval then
 runs it and the counter moves, so the check can fail. A throwing getter answers its
-exception as func-eval does; an endless one answers with the instruction budget.
+exception as func-eval does; an endless one answers that the instruction budget ran out.
 
 One launch for the whole module: every test reads the counter before and after itself."""
 
@@ -93,7 +93,8 @@ PURE = [
     "nothing.HasValue", "string.IsNullOrEmpty(text)", "string.IsNullOrEmpty(empty)", "text.Length", "price * quantity",
     "builder.Length", "version.Minor", "pairOfBcl.Key", "pairOfBcl.Value.Month", "text.ToUpperInvariant()",
     "text.IndexOf('w')", 'text.Contains("world")',
-    # kin of the issue's own example
+    # kin of the issue's own example (the program made `ages.Values` before the stop, so the
+    # getter finds its cache filled and stores nothing)
     "numbers.Where(n => n > 10).Count()", "ages.Values.Sum()",
 ]
 
@@ -106,7 +107,8 @@ def test_a_side_effect_free_getter_answers_read_only_what_func_eval_answers(stop
     assert read_only == truth, expression
     if expression in stop.truth["values"]:
         assert truth[0] == shown(stop.truth["values"][expression]), "func-eval disagrees with the program itself"
-    assert stop.counter() == before == stop.truth["sideEffects"] == 0
+    assert stop.counter() == before, "a getter listed as pure moved the side-effect counter"
+    assert stop.truth["sideEffects"] == 0
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ EFFECTFUL = [
     Effect("tracker.Cached", "GetterTruth.Tracker.get_Cached", ("store", "field", "_cache", "writes", "static")),
     Effect("tracker.Logged", "GetterTruth.Tracker.get_Logged", ("Console", "I/O", "native", "WriteLine")),
     Effect("tracker.Locked", "GetterTruth.Tracker.get_Locked", ("lock", "Monitor")),
-    Effect("NeverTouched.Answer", "GetterTruth.NeverTouched.get_Answer", ("static constructor", "cctor", "initializ")),
+    Effect("NeverTouched.Answer", "GetterTruth.NeverTouched.get_Answer", ("static constructor", "cctor", "initializ")),  # unrun cctor
 ]
 
 
@@ -173,11 +175,12 @@ def test_a_throwing_getter_answers_the_exception_func_eval_answers(stop: GetterS
 
 @pytest.mark.parametrize("expression", ["spinner.Forever", "spinner.VeryLong"])
 def test_an_endless_getter_stops_at_the_instruction_budget_and_says_so(stop: GetterStop, expression: str) -> None:
+    """Out of budget the answer says so (a refusal: func-eval might still finish it), naming the getter."""
     before = stop.counter()
     with pytest.raises(EvaluationError) as failed:
         stop.read_only(expression)
     message = failed.value.message
-    assert not isinstance(failed.value, EvaluationNeedsCallError), message
-    assert "budget" in message and "instruction" in message, message
+    assert "budget" in message and "instruction" in message.lower(), message
+    assert f"GetterTruth.Spinner.get_{expression.split('.')[1]}" in message, message
     assert stop.counter() == before
     assert stop.read_only("person.First") == ('"Ada"', "string"), "the stop is still usable"

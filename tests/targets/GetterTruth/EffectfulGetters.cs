@@ -70,16 +70,20 @@ public sealed class Tracker
     }
 }
 
-/// <summary>A class whose static constructor has not run at the stop: running any of its
-/// static members runs it, and the constructor counts.</summary>
+/// <summary>A class whose static constructor has not run at the stop: its getter reads a
+/// static the constructor sets, so reading it without running the constructor answers 0, and
+/// running it (func-eval) runs the constructor, which counts.</summary>
 public static class NeverTouched
 {
+    private static readonly int _answer;
+
     static NeverTouched()
     {
         SideEffects.Count++;
+        _answer = 42;
     }
 
-    public static int Answer => 42;
+    public static int Answer => _answer;
 }
 
 public sealed class Thrower

@@ -80,7 +80,7 @@ public static class Program
             ["maybe.HasValue"] = maybe.HasValue, ["nothing.HasValue"] = nothing.HasValue,
             ["string.IsNullOrEmpty(text)"] = string.IsNullOrEmpty(text), ["string.IsNullOrEmpty(empty)"] = string.IsNullOrEmpty(empty),
             ["text.Length"] = text.Length, ["builder.Length"] = builder.Length, ["version.Minor"] = version.Minor,
-            ["pairOfBcl.Key"] = pairOfBcl.Key, ["text.ToUpperInvariant()"] = text.ToUpperInvariant(),
+            ["pairOfBcl.Key"] = pairOfBcl.Key, ["ages.Values.Sum()"] = ages.Values.Sum(), ["text.ToUpperInvariant()"] = text.ToUpperInvariant(),
             ["text.IndexOf('w')"] = text.IndexOf('w'), ["text.Contains(\"world\")"] = text.Contains("world"),
         };
         var truth = new Dictionary<string, object> { ["sideEffects"] = SideEffects.Count, ["values"] = values };
