@@ -206,3 +206,43 @@ public sealed class IlInterpreterTests
         Assert.Equal(5_001, machine.Executed);
     }
 }
+
+public sealed class IlInterpreterBclTests
+{
+    [Fact]
+    public void DateTime_getters_run_from_CoreLibs_own_IL()
+    {
+        var modules = new ModuleCatalog();
+        string corelib = typeof(object).Assembly.Location;
+        modules.Add(null!, corelib);
+        var resolver = new IlResolver(modules);
+        var machine = new IlMachine(new EvalContext(null!, modules, null, null) { CallsRefused = true }, resolver, 1_000_000);
+        var when = new DateTime(2026, 3, 4, 5, 6, 7, DateTimeKind.Utc);
+        var type = (IlNamed)resolver.Named(corelib, typeof(DateTime).MetadataToken, []);
+        var value = new LocalObject(type);
+        value.Fields["_dateData"] = (long)(ulong)typeof(DateTime).GetField("_dateData", BindingFlags.NonPublic | BindingFlags.Instance)!.GetValue(when)!;
+        object? Get(string property) =>
+            machine.Run(resolver.Method(type, typeof(DateTime).GetProperty(property)!.GetMethod!.MetadataToken, []), [new SlotRef([value], 0)]);
+        Assert.Equal(2026, Get("Year"));
+        Assert.Equal(3, Get("Month"));
+        Assert.Equal(7, Get("Second"));
+        Assert.Equal((int)DateTimeKind.Utc, Get("Kind"));
+    }
+}
+
+public sealed class IlArithmeticTests
+{
+    [Fact]
+    public void Conversions_keep_the_stack_types()
+    {
+        Assert.Equal(5, IlArithmetic.Convert(OpCodes.Conv_U4, 5L));
+        Assert.Equal(-1, IlArithmetic.Convert(OpCodes.Conv_U4, -1L));
+        Assert.Equal(4294967295L, IlArithmetic.Convert(OpCodes.Conv_U8, -1));
+        Assert.Equal(-1L, IlArithmetic.Convert(OpCodes.Conv_I8, -1));
+        Assert.Equal(255, IlArithmetic.Convert(OpCodes.Conv_U1, 511L));
+        Assert.Equal(3.0, IlArithmetic.Convert(OpCodes.Conv_R8, 3));
+        Assert.Equal(~5, IlArithmetic.Unary("not", 5));    // an int stays an int (DateTime.Kind's `~` was once a double)
+        Assert.Equal(-5L, IlArithmetic.Unary("neg", 5L));
+    }
+}
+

@@ -28,6 +28,7 @@ INTERPRETED = [
     "_repository.All.Count",                              # => _orders, then List.Count
     "_repository.All[0].CreatedAt.Year",                  # DateTime.Year (BCL struct getter, Math.DivRem tuple)
     "_repository.All[0].CreatedAt.Minute",
+    "_repository.All[0].CreatedAt.Kind",                  # an enum from `~` and `&` on the ticks
     "_repository.All[2].ShippedAt.Value.Day",             # Nullable.Value, then a struct getter
     "_repository.All[2].ShippedAt.HasValue",
     "_repository.All[0].Describe()",                      # $"{Customer} ({Id})"

@@ -69,10 +69,11 @@ public static class IlArithmetic
         _ => throw new IlRefusal($"uses {op} on floating point"),
     };
 
+    // Each arm boxed as its own type: a switch expression of int, long and double arms would be a double.
     public static object Unary(string op, object? a) => (op, a) switch
     {
-        ("neg", int i) => unchecked(-i), ("neg", long l) => unchecked(-l), ("neg", double d) => -d,
-        ("not", int i) => ~i, ("not", long l) => ~l,
+        ("neg", int i) => (object)unchecked(-i), ("neg", long l) => (object)unchecked(-l), ("neg", double d) => (object)(-d),
+        ("not", int i) => (object)~i, ("not", long l) => (object)~l,
         _ => throw new IlRefusal($"uses {op} on {IlValue.Describe(a)}"),
     };
 
