@@ -49,6 +49,9 @@ async def test_read_only_evaluate_changes_nothing_and_calls_are_seen_afterwards(
     assert await value(client, "evaluate", f"{ORDERS}.Where(o => o.Total > 100).Count()") == \
         str(sum(1 for t in TOTALS if t > 100))
     assert await value(client, "evaluate", f"{ORDERS}.Sum(o => o.Total)") == str(sum(TOTALS))
+    # Through the interface's getter (`All => _orders`), interpreted from its IL: issue 25's done-when line.
+    assert await value(client, "evaluate", "repository.All.Where(o => o.Total > 100).Count()") == \
+        str(sum(1 for t in TOTALS if t > 100))
     # Refused by name, and nothing ran.
     assert "System.Collections.Generic.List.RemoveAt" in await refused(client, f"{ORDERS}.RemoveAt(0)")
     assert "System.IO.File.WriteAllText" in await refused(client, f'System.IO.File.WriteAllText("{probe}", "x")')

@@ -36,6 +36,17 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     /// read-only tools): no debuggee code runs, so every call is refused by name (Calls is null then).</summary>
     public bool CallsRefused { get; init; }
 
+    /// <summary>True where calls are interpreted from IL before func-eval runs them (breakpoint conditions and log
+    /// points); read-only evaluations (CallsRefused) always interpret, and refuse where the interpreter refuses.</summary>
+    public bool InterpretCalls { get; init; }
+
+    public bool InterpretsCalls => CallsRefused || InterpretCalls;
+
+    public const long DefaultIlInstructionBudget = 1_000_000;
+
+    /// <summary>IL instructions the interpreter may run in this evaluation before it refuses (stated in the refusal).</summary>
+    public long IlInstructionBudget { get; init; } = DefaultIlInstructionBudget;
+
     /// <summary>Reads the stopped debuggee's memory (address, into): bytes read. Null where it cannot.</summary>
     public Func<ulong, byte[], int>? ReadMemory { get; init; }
 

@@ -152,6 +152,8 @@ public static class Members
         if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(property.GetterToken, out var getter) < 0)
             throw new EvalException($"cannot find the getter of '{property.Name}'");
         IReadOnlyList<ICorDebugType> typeArguments = level is null ? [] : TypeNames.TypeArguments(level);
+        if (IL.IlCalls.TryRun(context, getter, typeArguments, arguments.Length > 0 ? arguments[0] : null, [], out object? interpreted))
+            return interpreted;
         ICorDebugValue? result = context.Call(getter, typeArguments, arguments);
         return result is null ? null : new RemoteValue(result);
     }

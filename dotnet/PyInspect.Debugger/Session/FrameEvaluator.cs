@@ -19,13 +19,14 @@ public sealed class FrameEvaluator(Debuggee debuggee)
 
     /// <summary>noSideEffects: no debuggee code runs (calls are refused by name) and nothing is assigned.</summary>
     public EvalContext NewEvalContext(FrameInfo frame, int? itemBudget = null, TimeSpan? timeBudget = null, bool allowAssignments = true,
-        bool noSideEffects = false)
+        bool noSideEffects = false, bool interpretCalls = false)
     {
         FrameInfo live = Revive(frame);
         ulong start = FrameStarts.TryGetValue(live, out var box) ? box.Value : 0;
         return new EvalContext(live, debuggee.Modules, noSideEffects ? null : EvaluatorCalls, () => Remember(FindFrame(live.ThreadId, start), frame))
         {
             CallsRefused = noSideEffects,
+            InterpretCalls = interpretCalls,
             ReadMemory = (address, buffer) => debuggee.Engine?.ReadMemory(address, buffer) ?? 0,
             ItemBudget = itemBudget ?? EvalContext.DefaultItemBudget,
             AllowAssignments = allowAssignments && !noSideEffects,
@@ -107,7 +108,8 @@ public sealed class FrameEvaluator(Debuggee debuggee)
         return message.Format(hole => hole.Evaluate(site, () => HitContext(threadId)));
     }
 
-    /// <summary>The top frame with code of a thread that just hit a breakpoint, for what the bound form does not read.</summary>
+    /// <summary>The top frame with code of a thread that just hit a breakpoint, for what the bound form does not read.
+    /// Calls are interpreted from IL first (memory reads), func-eval only where the interpreter refuses.</summary>
     private EvalContext HitContext(uint threadId) =>
-        debuggee.TopFrame(threadId) is { } top ? NewEvalContext(top) : throw new EvalException("no frame to evaluate it in");
+        debuggee.TopFrame(threadId) is { } top ? NewEvalContext(top, interpretCalls: true) : throw new EvalException("no frame to evaluate it in");
 }

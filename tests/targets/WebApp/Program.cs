@@ -4,6 +4,7 @@
 //   GET /orders/{id}            one order, through IOrderRepository (sync)
 //   GET /orders/{id}/total      priced by PricingService.ComputeTotalAsync (async)
 //   GET /orders/{id}/describe   a string built from properties
+//   GET /orders/{id}/summary    the order with the request's HttpContext in reach (the getter corpus)
 //   GET /fail/sync              throws synchronously (the framework answers 500)
 //   GET /fail/async             throws after an await (the framework answers 500)
 using WebApp;
@@ -37,6 +38,13 @@ app.MapGet("/orders/{id:int}/describe", (int id, IOrderRepository repository) =>
     var order = repository.Get(id);
     var text = order.Describe(); // @bp describe
     return text;
+});
+
+app.MapGet("/orders/{id:int}/summary", (int id, HttpContext context, IOrderRepository repository, PricingService pricing) =>
+{
+    var order = repository.Get(id);
+    var summary = order is null ? "none" : $"{order.Customer} {order.Total} {context.Request.Path}"; // @bp summary
+    return summary;
 });
 
 app.MapGet("/fail/sync", (int? id) =>

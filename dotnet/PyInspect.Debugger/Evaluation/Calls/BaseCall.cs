@@ -17,6 +17,9 @@ internal static class BaseCall
         ICorDebugValue self, List<object?> arguments, string text)
     {
         EvalContext context = interpreter.Context;
+        if (cls.GetModule(out var module) >= 0 && module.GetFunctionFromToken(method.Token, out var code) >= 0 && method.GenericArity == 0
+            && IL.IlCalls.TryRun(context, code, TypeNames.TypeArguments(level), self, arguments, out object? interpreted, virtualDispatch: false))
+            return interpreted;  // the interpreter calls the base method itself, no delegate needed
         ICorDebugFunction function = Invocation.FunctionOf(interpreter, cls, method);
         if (method.GenericArity > 0 || TypeNames.TypeArguments(level).Count > 0)
             throw new EvalException($"cannot evaluate '{text}': a base call of an overridden generic method, or of a method of a "

@@ -243,13 +243,19 @@ public static class Invocation
         IReadOnlyList<ICorDebugType> classTypeArguments, ICorDebugValue? self, List<object?> arguments,
         IReadOnlyList<ICorDebugType>? methodTypes = null)
     {
-        ICorDebugFunction function = FunctionOf(interpreter, cls, method);
+        if (cls.GetModule(out var module) < 0 || module.GetFunctionFromToken(method.Token, out var function) < 0)
+            throw new EvalException($"cannot find the code of '{method.Name}'");
+        var typeArguments = new List<ICorDebugType>(classTypeArguments);
+        if (method.GenericArity > 0 && methodTypes is not null) typeArguments.AddRange(methodTypes);
+        if ((method.GenericArity == 0 || methodTypes is not null)
+            && IL.IlCalls.TryRun(interpreter.Context, function, typeArguments, self, arguments, out object? interpreted))
+            return interpreted;
+        interpreter.Context.RefuseIfNoCalls(function);
         var values = new List<ICorDebugValue>();
         if (self is not null) values.Add(self);
         values.AddRange(DebuggeeArguments(interpreter, Arguments.Instantiate(method.ParameterTypes, classTypeArguments), arguments));
-        var typeArguments = new List<ICorDebugType>(classTypeArguments);
-        if (method.GenericArity > 0)
-            typeArguments.AddRange(methodTypes ?? Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));
+        if (method.GenericArity > 0 && methodTypes is null)
+            typeArguments.AddRange(Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));
         ICorDebugValue? result = interpreter.Context.Call(function, typeArguments, values);
         return result is null ? null : new RemoteValue(result);
     }

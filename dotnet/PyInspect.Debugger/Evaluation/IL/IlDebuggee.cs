@@ -1,0 +1,175 @@
+// What the interpreter reads of the stopped debuggee: values turned into stack values,
+// instance and static fields, array elements and lengths, an object's runtime type. Only
+// reads: ICorDebug's Get* calls, no func-eval.
+using PyInspect.Debugger.Engine;
+using PyInspect.Debugger.Values;
+
+namespace PyInspect.Debugger.Evaluation.IL;
+
+public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
+{
+    /// <summary>A debuggee value as an interpreter value: numbers widened, strings read, objects and structs by reference.</summary>
+    public object? Read(ICorDebugValue value)
+    {
+        if (value is ICorDebugReferenceValue reference)
+        {
+            if (reference.IsNull(out int isNull) < 0) throw new IlRefusal("cannot read a reference");
+            if (isNull != 0) return null;
+            if (reference.Dereference(out var target) < 0) throw new IlRefusal("cannot follow a reference");
+            if (target is ICorDebugStringValue text) return ValueText.ReadString(text);
+            return new DebuggeeObject(value, target);
+        }
+        if (value is ICorDebugStringValue direct) return ValueText.ReadString(direct);
+        value.GetType(out int elementType);
+        if (EvalValues.PrimitiveSize(elementType) is not null)
+            return IlValue.ToStack(EvalValues.FromBytes(elementType, RawBytes(value)));
+        if (elementType != CorElementType.ValueType || value is not ICorDebugValue2 typed || typed.GetExactType(out var exact) < 0)
+            throw new IlRefusal($"cannot read a value of element type 0x{elementType:X}");
+        return ReadStruct(value, TypeOf(exact));
+    }
+
+    private object? ReadStruct(ICorDebugValue value, IlType type)
+    {
+        byte[] raw = RawBytes(value);
+        if (type is IlPrimitive primitive) return IlValue.ToStack(EvalValues.FromBytes(primitive.ElementType, raw));
+        if (type is not IlNamed named) throw new IlRefusal($"cannot read a {type.Key}");
+        if (named.Kind == IlTypeKind.Enum)
+            return raw.Length switch { 1 => (int)(sbyte)raw[0], 2 => (int)BitConverter.ToInt16(raw), 4 => BitConverter.ToInt32(raw), _ => BitConverter.ToInt64(raw) };
+        if (named.Name == "System.Decimal") return EvalValues.ReadDecimal(raw);
+        return new DebuggeeStruct(value, named);
+    }
+
+    private static byte[] RawBytes(ICorDebugValue value) => ValueText.RawBytes(value) ?? throw new IlRefusal("cannot read a value's bytes");
+
+    /// <summary>An ICorDebugType as an IlType (its class's module and token, its type arguments).</summary>
+    public IlType TypeOf(ICorDebugType type)
+    {
+        if (type.GetType(out int elementType) < 0) throw new IlRefusal("cannot read a runtime type");
+        switch (elementType)
+        {
+            case CorElementType.SzArray or CorElementType.Array:
+                type.GetRank(out uint rank);
+                if (type.GetFirstTypeParameter(out var element) < 0) throw new IlRefusal("cannot read an array's element type");
+                return new IlArray(TypeOf(element), elementType == CorElementType.SzArray ? 1 : (int)Math.Max(rank, 2));
+            case CorElementType.Class or CorElementType.ValueType:
+                if (type.GetClass(out var cls) < 0 || cls.GetModule(out var module) < 0 || cls.GetToken(out int token) < 0)
+                    throw new IlRefusal("cannot read a runtime class");
+                return resolver.Named(DebuggerEngine.ModuleName(module), token, [.. TypeNames.TypeArguments(type).Select(TypeOf)]);
+            default:
+                return new IlPrimitive(elementType);
+        }
+    }
+
+    /// <summary>The runtime type of a debuggee object (arrays, boxes and class instances).</summary>
+    public IlType RuntimeType(DebuggeeObject obj)
+    {
+        if (obj.Target is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) throw new IlRefusal("cannot read an object's type");
+        return TypeOf(type);
+    }
+
+    private ICorDebugClass ClassOf(IlNamed type)
+    {
+        var module = resolver.Loaded(type.ModulePath) ?? throw new IlRefusal($"the module of {type.Name} is not loaded");
+        if (module.Module.GetClassFromToken(type.Token, out var cls) < 0) throw new IlRefusal($"cannot find the class {type.Name}");
+        return cls;
+    }
+
+    /// <summary>An instance field of a debuggee object or struct.</summary>
+    public object? Field(object owner, IlField field)
+    {
+        ICorDebugValue? target = owner switch
+        {
+            DebuggeeObject obj when obj.Target is ICorDebugBoxValue box => box.GetObject(out var inner) >= 0 ? inner : null,
+            DebuggeeObject obj => obj.Target,
+            DebuggeeStruct s => s.Value,
+            _ => null,
+        };
+        if (target is not ICorDebugObjectValue objectValue) throw new IlRefusal($"reads field {field.DisplayName} of {IlValue.Describe(owner)}");
+        int hr = objectValue.GetFieldValue(ClassOf(field.DeclaringType), field.Token, out var value);
+        if (hr < 0) throw new IlRefusal($"cannot read field {field.DisplayName} (0x{hr:X8})");
+        return Read(value);
+    }
+
+    /// <summary>A static field: refused where its class's static constructor may not have run (running it would be a side effect).</summary>
+    public object? Static(IlField field)
+    {
+        if (field.DeclaringType.Arguments.Count > 0) throw new IlRefusal($"reads a static field of a generic type ({field.DisplayName})");
+        if (IsThreadStatic(field)) throw new IlRefusal($"reads a thread-static field ({field.DisplayName})");
+        RefuseBeforeStaticConstructor(field.DeclaringType, $"reads {field.DisplayName}");
+        return ReadStatic(field) is StaticValue read ? read.Value : throw new IlRefusal($"cannot read static field {field.DisplayName}");
+    }
+
+    /// <summary>The value of a static field, or null where it cannot be read.</summary>
+    private StaticValue? ReadStatic(IlField field)
+    {
+        if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out var value) < 0) return null;
+        object? read = Read(value);
+        // A static of a struct type lives boxed: read the struct itself.
+        if (field.FieldType.IsValueType && read is DebuggeeObject boxed && boxed.Target is ICorDebugBoxValue) read = Unbox(boxed);
+        return new StaticValue(read);
+    }
+
+    private sealed record StaticValue(object? Value);
+
+    private readonly Dictionary<string, bool> _initialized = new(StringComparer.Ordinal);
+
+    /// <summary>Refuses when the type has a static constructor that may not have run yet. It has run when any of
+    /// the type's static fields holds something other than its default; a type without static fields gives no evidence.</summary>
+    public void RefuseBeforeStaticConstructor(IlNamed type, string what)
+    {
+        if (!IlResolver.HasStaticConstructor(type)) return;
+        if (!_initialized.TryGetValue(type.Key, out bool ran))
+        {
+            ran = false;
+            var md = IlResolver.Reader(type.ModulePath);
+            foreach (var handle in md.GetTypeDefinition(System.Reflection.Metadata.Ecma335.MetadataTokens.TypeDefinitionHandle(type.Token & 0xFFFFFF)).GetFields())
+            {
+                var definition = md.GetFieldDefinition(handle);
+                if ((definition.Attributes & (System.Reflection.FieldAttributes.Static | System.Reflection.FieldAttributes.Literal)) != System.Reflection.FieldAttributes.Static) continue;
+                IlField field = resolver.Field(type, System.Reflection.Metadata.Ecma335.MetadataTokens.GetToken(handle));
+                if (IsThreadStatic(field) || definition.GetRelativeVirtualAddress() != 0) continue;
+                if (ReadStatic(field) is StaticValue { Value: not (null or 0 or 0L or 0.0) }) { ran = true; break; }
+            }
+            _initialized[type.Key] = ran;
+        }
+        if (!ran) throw new IlRefusal($"{what}, which would run the static constructor of {IlResolver.DisplayName(type.Name)} (it may not have run yet)");
+    }
+
+    private static bool IsThreadStatic(IlField field)
+    {
+        var md = IlResolver.Reader(field.DeclaringType.ModulePath);
+        var definition = md.GetFieldDefinition(System.Reflection.Metadata.Ecma335.MetadataTokens.FieldDefinitionHandle(field.Token & 0xFFFFFF));
+        foreach (var handle in definition.GetCustomAttributes())
+        {
+            var ctor = md.GetCustomAttribute(handle).Constructor;
+            System.Reflection.Metadata.EntityHandle owner = ctor.Kind == System.Reflection.Metadata.HandleKind.MemberReference
+                ? md.GetMemberReference((System.Reflection.Metadata.MemberReferenceHandle)ctor).Parent : default;
+            if (owner.Kind == System.Reflection.Metadata.HandleKind.TypeReference
+                && md.GetString(md.GetTypeReference((System.Reflection.Metadata.TypeReferenceHandle)owner).Name) == "ThreadStaticAttribute")
+                return true;
+        }
+        return false;
+    }
+
+    public int Length(DebuggeeObject array)
+    {
+        if (array.Target is not ICorDebugArrayValue values || values.GetCount(out uint count) < 0) throw new IlRefusal("reads the length of a non-array");
+        return (int)count;
+    }
+
+    /// <summary>An element of a one-dimensional debuggee array; index checked as the runtime checks it.</summary>
+    public object? Element(DebuggeeObject array, long index)
+    {
+        int length = Length(array);
+        if (index < 0 || index >= length) throw IlErrors.IndexOutOfRange();
+        ((ICorDebugArrayValue)array.Target).GetElementAtPosition((uint)index, out var element);
+        return Read(element);
+    }
+
+    /// <summary>The value inside a debuggee box.</summary>
+    public object? Unbox(DebuggeeObject boxed)
+    {
+        if (boxed.Target is not ICorDebugBoxValue box || box.GetObject(out var inner) < 0) throw new IlRefusal("unboxes a value that is not boxed");
+        return Read(inner);
+    }
+}

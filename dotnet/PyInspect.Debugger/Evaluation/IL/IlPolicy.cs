@@ -1,0 +1,26 @@
+// What the interpreter will not run: code that leaves managed code (internal calls, P/Invoke,
+// runtime-implemented methods), takes locks, starts or touches threads, or does I/O.
+using System.Reflection;
+
+namespace PyInspect.Debugger.Evaluation.IL;
+
+public static class IlPolicy
+{
+    public static void RefuseIfForbidden(IlMethod method)
+    {
+        string type = method.DeclaringType.Name;
+        string name = method.DisplayName;
+        if (type is "System.Threading.Monitor" or "System.Threading.Lock" or "System.Threading.SpinLock" || type.StartsWith("System.Threading.ReaderWriterLock", StringComparison.Ordinal))
+            throw new IlRefusal($"takes a lock ({name})");
+        if (type is "System.Threading.Interlocked") throw new IlRefusal($"changes memory atomically ({name})");
+        if (type is "System.Threading.Thread" or "System.Threading.ThreadPool" || type.StartsWith("System.Threading.Tasks.", StringComparison.Ordinal))
+            throw new IlRefusal($"uses threads or tasks ({name})");
+        if (type.StartsWith("System.IO.", StringComparison.Ordinal) || type is "System.Console")
+            throw new IlRefusal($"does I/O ({name})");
+        if (type is "System.Diagnostics.Debugger" or "System.Environment" or "System.GC") throw new IlRefusal($"calls into the runtime ({name})");
+        if ((method.ImplAttributes & (MethodImplAttributes.InternalCall | MethodImplAttributes.Runtime)) != 0
+            || (method.Attributes & MethodAttributes.PinvokeImpl) != 0)
+            throw new IlRefusal($"calls native code ({name})");
+        if ((method.Attributes & MethodAttributes.Abstract) != 0) throw new IlRefusal($"calls the abstract method {name}");
+    }
+}

@@ -1,0 +1,170 @@
+// What the interpreter's stack and slots hold. Numbers as the IL stack types (int, long,
+// double), decimal as .NET's, strings as .NET strings (immutable on both sides), null;
+// debuggee objects and structs as their ICorDebugValues (read, never written); objects,
+// structs, boxes and arrays the interpreted code makes as adapter-side values; managed
+// pointers as IlRef (a slot, a field, an element, or a read-only debuggee location).
+using PyInspect.Debugger.Engine;
+
+namespace PyInspect.Debugger.Evaluation.IL;
+
+/// <summary>Why the interpreter stops without an answer; the reason completes "Type.Method (reason)".</summary>
+public sealed class IlRefusal(string reason) : Exception(reason)
+{
+    public string Reason { get; } = reason;
+    /// <summary>The method being interpreted when it refused (innermost), filled as the refusal unwinds.</summary>
+    public string? Method { get; set; }
+}
+
+/// <summary>An exception the interpreted code threw: answered as the call having thrown it.</summary>
+public sealed class IlThrown(string typeName, string message) : Exception(message)
+{
+    public string TypeName { get; } = typeName;
+}
+
+/// <summary>A non-null reference to a debuggee object (class instance, array, boxed value).</summary>
+public sealed class DebuggeeObject(ICorDebugValue reference, ICorDebugValue target)
+{
+    public ICorDebugValue Reference { get; } = reference;
+    /// <summary>The dereferenced object (ICorDebugObjectValue, ICorDebugArrayValue or ICorDebugBoxValue).</summary>
+    public ICorDebugValue Target { get; } = target;
+    public ulong Address => Target.GetAddress(out ulong address) >= 0 ? address : 0;
+}
+
+/// <summary>A struct in the debuggee (a field's or element's value), read field by field.</summary>
+public sealed class DebuggeeStruct(ICorDebugValue value, IlNamed type)
+{
+    public ICorDebugValue Value { get; } = value;
+    public IlNamed Type { get; } = type;
+}
+
+/// <summary>An object or struct the interpreted code made: its fields by name (absent ones hold their default).</summary>
+public sealed class LocalObject(IlNamed type)
+{
+    public IlNamed Type { get; } = type;
+    public Dictionary<string, object?> Fields { get; private init; } = new(StringComparer.Ordinal);
+
+    /// <summary>A struct's copy (value semantics); nested structs copied too.</summary>
+    public LocalObject Copy() => new(Type) { Fields = Fields.ToDictionary(p => p.Key, p => IlValue.CopyIfStruct(p.Value), StringComparer.Ordinal) };
+}
+
+/// <summary>A value type boxed by the interpreted code.</summary>
+public sealed class LocalBox(object? value, IlType type)
+{
+    public object? Value { get; set; } = value;
+    public IlType Type { get; } = type;
+}
+
+/// <summary>An array the interpreted code made.</summary>
+public sealed class LocalArray(IlType element, object?[] items)
+{
+    public IlType Element { get; } = element;
+    public object?[] Items { get; } = items;
+}
+
+/// <summary>What `ldtoken` of a field pushes: the field whose static data initializes an array.</summary>
+public sealed record FieldToken(IlField Field);
+
+/// <summary>A managed pointer: what ldloca, ldarga, ldflda and ldelema push.</summary>
+public abstract class IlRef
+{
+    public abstract object? Get();
+    public abstract void Set(object? value);
+}
+
+public sealed class SlotRef(object?[] slots, int index) : IlRef
+{
+    public override object? Get() => slots[index];
+    public override void Set(object? value) => slots[index] = IlValue.CopyIfStruct(value);
+}
+
+public sealed class FieldRef(LocalObject owner, string field, Func<object?> initial) : IlRef
+{
+    public override object? Get() => owner.Fields.TryGetValue(field, out object? value) ? value : owner.Fields[field] = initial();
+    public override void Set(object? value) => owner.Fields[field] = IlValue.CopyIfStruct(value);
+}
+
+public sealed class ElementRef(LocalArray array, int index) : IlRef
+{
+    public override object? Get() => array.Items[index];
+    public override void Set(object? value) => array.Items[index] = IlValue.CopyIfStruct(value);
+}
+
+public sealed class BoxRef(LocalBox box) : IlRef
+{
+    public override object? Get() => box.Value;
+    public override void Set(object? value) => box.Value = IlValue.CopyIfStruct(value);
+}
+
+/// <summary>A location in the debuggee (a field, an element, a struct's storage): read, never written.</summary>
+public sealed class DebuggeeRef(object? value, string what) : IlRef
+{
+    public override object? Get() => value;
+    public override void Set(object? value) => throw new IlRefusal($"stores into {what}");
+}
+
+public static class IlValue
+{
+    public static object? CopyIfStruct(object? value) => value is LocalObject { Type.IsValueType: true } local ? local.Copy() : value;
+
+    /// <summary>A value widened to its IL stack type: small integers and bool/char to int, float to double, native ints to long.</summary>
+    public static object? ToStack(object? value) => value switch
+    {
+        bool b => b ? 1 : 0,
+        char c => (int)c,
+        sbyte v => (int)v, byte v => (int)v, short v => (int)v, ushort v => (int)v, uint v => unchecked((int)v),
+        ulong v => unchecked((long)v), nint v => (long)v, nuint v => unchecked((long)v), float v => (double)v,
+        _ => value,
+    };
+
+    /// <summary>A stack value narrowed to a primitive element type (what a store into a typed slot keeps).</summary>
+    public static object? Narrow(object? value, IlType type)
+    {
+        if (type is not IlPrimitive { IsValueType: true } primitive) return value;
+        return primitive.ElementType switch
+        {
+            CorElementType.Boolean => AsLong(value) != 0 ? 1 : 0,
+            CorElementType.Char => (int)(char)AsLong(value),
+            CorElementType.I1 => (int)(sbyte)AsLong(value), CorElementType.U1 => (int)(byte)AsLong(value),
+            CorElementType.I2 => (int)(short)AsLong(value), CorElementType.U2 => (int)(ushort)AsLong(value),
+            CorElementType.I4 or CorElementType.U4 => unchecked((int)AsLong(value)),
+            CorElementType.I8 or CorElementType.U8 or CorElementType.I or CorElementType.U => value is double d ? (long)d : AsLong(value),
+            CorElementType.R4 => (double)(float)AsDouble(value), CorElementType.R8 => AsDouble(value),
+            _ => value,
+        };
+    }
+
+    public static long AsLong(object? value) => value switch
+    {
+        int i => i, long l => l, double d => (long)d, null => 0,
+        _ => throw new IlRefusal($"expects a number, found {Describe(value)}"),
+    };
+
+    public static double AsDouble(object? value) => value switch
+    {
+        int i => i, long l => l, double d => d, _ => throw new IlRefusal($"expects a number, found {Describe(value)}"),
+    };
+
+    /// <summary>A stack value as the .NET value of a primitive type (for results and intrinsics).</summary>
+    public static object? ToClr(object? value, IlType type)
+    {
+        if (type is not IlPrimitive { IsValueType: true } primitive) return value is LocalBox box ? box.Value : value;
+        return primitive.ElementType switch
+        {
+            CorElementType.Boolean => AsLong(value) != 0,
+            CorElementType.Char => (char)AsLong(value),
+            CorElementType.I1 => (sbyte)AsLong(value), CorElementType.U1 => (byte)AsLong(value),
+            CorElementType.I2 => (short)AsLong(value), CorElementType.U2 => (ushort)AsLong(value),
+            CorElementType.I4 => unchecked((int)AsLong(value)), CorElementType.U4 => unchecked((uint)AsLong(value)),
+            CorElementType.I8 => AsLong(value), CorElementType.U8 => unchecked((ulong)AsLong(value)),
+            CorElementType.I => (nint)AsLong(value), CorElementType.U => unchecked((nuint)AsLong(value)),
+            CorElementType.R4 => (float)AsDouble(value), CorElementType.R8 => AsDouble(value),
+            _ => value,
+        };
+    }
+
+    public static string Describe(object? value) => value switch
+    {
+        null => "null", string => "a string", DebuggeeObject => "a debuggee object", DebuggeeStruct s => $"a {s.Type.Key}",
+        LocalObject o => $"a {o.Type.Key}", IlRef => "a pointer", _ => value.GetType().Name,
+    };
+}

@@ -1,0 +1,88 @@
+"""Issue 25's done-when line on the ASP.NET Core app: paused in a request's service
+(PricingService, holding `_repository`), read-only evaluation (DAP `noSideEffects`, what
+pyinspect's `evaluate` sends) answers getters and methods by interpreting their IL against
+memory: `_repository.All` is `=> _orders`, `Count` is `=> _orders.Count`, DateTime.Year and
+Nullable.Value are BCL getters, Describe() interpolates. Each answer equals func-eval's
+(the same expression with calls allowed: the app's own code computing it) and the count
+the app's data implies; the request then completes, so the app was left running."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+
+import pytest
+from support.adapter_session import PausedAt, ok
+from support.dap_wire import WirePeer
+from support.targets import marker_line, target_dll, target_source
+from support.webapp import WEBAPP, free_port, http_get, url_args, wait_until_serving
+from test_webapp_debugging import request_in_background
+
+TOTALS = [Decimal(i % 250) + Decimal("0.25") for i in range(1, 10_001)]
+
+DONE_WHEN = "_repository.All.Where(o => o.Total > 100).Count()"
+
+# Getters and methods of every shape the app has, each run by the interpreter (read-only).
+INTERPRETED = [
+    "_repository.Count",                                  # interface property: => _orders.Count
+    "_repository.All.Count",                              # => _orders, then List.Count
+    "_repository.All[0].CreatedAt.Year",                  # DateTime.Year (BCL struct getter, Math.DivRem tuple)
+    "_repository.All[0].CreatedAt.Minute",
+    "_repository.All[0].CreatedAt.Kind",                  # an enum from `~` and `&` on the ticks
+    "_repository.All[2].ShippedAt.Value.Day",             # Nullable.Value, then a struct getter
+    "_repository.All[2].ShippedAt.HasValue",
+    "_repository.All[0].Describe()",                      # $"{Customer} ({Id})"
+    "string.IsNullOrEmpty(_repository.All[0].Customer)",
+    "_repository.All.Sum(o => o.Total)",
+    "_repository.All.Take(200).Where(o => o.Describe().EndsWith(\"7)\")).Count()",  # a method in a lambda
+]
+
+
+@pytest.fixture(scope="module")
+def paused() -> Iterator[PausedAt]:
+    port = free_port()
+    peer = WirePeer("--interpreter=vscode")
+    try:
+        ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+        ok(peer.request("launch", {"program": str(target_dll(WEBAPP)), "args": url_args(port)}, timeout=30))
+        ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(WEBAPP, "Services.cs"))},
+                                           "breakpoints": [{"line": marker_line(WEBAPP, "compute-first", "Services.cs")}]}))
+        ok(peer.request("configurationDone"))
+        wait_until_serving(port)
+        answer = request_in_background(port, "/orders/7/total")
+        at = PausedAt(peer)
+        yield at
+        ok(peer.request("continue", {"threadId": at.thread}))
+        assert answer.result(60).status == 200
+        assert http_get(port, "/orders/count").body == "10000"  # nothing the evaluations ran changed the app
+    finally:
+        peer.close()
+
+
+def read_only(at: PausedAt, expression: str) -> str:
+    response = at.evaluate(expression, noSideEffects=True)
+    assert response["success"], (expression, response.get("message"))
+    return str(response["body"]["result"])
+
+
+def with_calls(at: PausedAt, expression: str) -> str:
+    return str(ok(at.evaluate(expression))["result"])
+
+
+def test_the_done_when_expression_answers_read_only_with_the_apps_own_count(paused: PausedAt) -> None:
+    expected = str(sum(1 for total in TOTALS if total > 100))
+    assert read_only(paused, DONE_WHEN) == expected
+    assert with_calls(paused, DONE_WHEN) == expected
+
+
+@pytest.mark.parametrize("expression", INTERPRETED)
+def test_interpreted_getters_answer_what_func_eval_answers(paused: PausedAt, expression: str) -> None:
+    assert read_only(paused, expression) == with_calls(paused, expression)
+
+
+def test_a_method_that_changes_the_app_is_still_refused_with_its_reason(paused: PausedAt) -> None:
+    response = paused.evaluate("_repository.All[0].Lines.Clear()", noSideEffects=True)
+    assert response["success"] is False
+    assert "needs a call into the debuggee (func-eval): System.Collections.Generic.List.Clear (" in response["message"]
+    assert "stores into field" in response["message"]
+    assert read_only(paused, "_repository.All[0].Lines.Count") == "1"

@@ -1,0 +1,106 @@
+// Usage: GetterTruth TRUTH_FILE [getters|conditions]
+//   getters     builds one object of every getter shape (PureGetters.cs, EffectfulGetters.cs)
+//               and BCL values into Main's locals, writes what the program itself computes for
+//               the pure getters (and SideEffects.Count, 0) to TRUTH_FILE, then reaches the
+//               `getters` marker line.
+//   conditions  runs a 40-iteration loop over Items with two marked breakpoint lines (`pure`,
+//               `counted`), then writes SideEffects.Count and the loop's sum to TRUTH_FILE.
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+
+namespace GetterTruth;
+
+public static class Program
+{
+    public static void Main(string[] args)
+    {
+        string truthFile = args[0];
+        if (args.Length > 1 && args[1] == "conditions")
+            Conditions(truthFile);
+        else
+            Getters(truthFile);
+    }
+
+    private static void Getters(string truthFile)
+    {
+        var person = new Person("Ada", "Lovelace", 36);
+        person.Add("notebook");
+        var loner = new Person("Alan", "Turing", 17);
+        Shape circle = new Circle(2.0);
+        Shape square = new Square(3);
+        Rectangle rectangle = new Rectangle(2, 5);
+        var employee = new Employee("grace", 4);
+        INamed named = employee;
+        var intBox = new Box<int>(7);
+        var textBox = new Box<string>("seven");
+        var emptyBox = new Box<string>(null);
+        var pair = new Pair<string, int>("answer", 42);
+        var money = new Money(19.99m, "EUR");
+        var zero = new Money(0m, "USD");
+        var point = new Point(3, 4);
+        var ages = new Dictionary<string, int> { ["ann"] = 31, ["bob"] = 42, ["cy"] = 7 };
+        var numbers = new List<int> { 4, 8, 15, 16, 23, 42 };
+        var unique = new HashSet<string> { "a", "b" };
+        var queue = new Queue<int>([1, 2, 3]);
+        var when = new DateTime(2026, 11, 26, 16, 30, 15, DateTimeKind.Utc);
+        var span = TimeSpan.FromMinutes(90.5);
+        int? maybe = 5;
+        int? nothing = null;
+        string text = "hello world";
+        string empty = "";
+        decimal price = 12.50m;
+        decimal quantity = 3m;
+        var builder = new StringBuilder("abc").Append("def");
+        var version = new Version(1, 2, 3);
+        var pairOfBcl = new KeyValuePair<string, DateTime>("start", when);
+        var tracker = new Tracker();
+        var thrower = new Thrower();
+        var spinner = new Spinner();
+
+        var values = new Dictionary<string, object>
+        {
+            ["person.First"] = person.First, ["person.FullName"] = person.FullName, ["person.ItemCount"] = person.ItemCount,
+            ["person.IsEmpty"] = person.IsEmpty, ["person.Initials"] = person.Initials, ["person.LetterCount"] = person.LetterCount,
+            ["person.SumOfSquaresToAge"] = person.SumOfSquaresToAge, ["loner.IsAdult"] = loner.IsAdult,
+            ["person.Greet(\"Hello\")"] = person.Greet("Hello"),
+            ["circle.Kind"] = circle.Kind, ["circle.Describe"] = circle.Describe, ["square.Kind"] = square.Kind,
+            ["square.Corners"] = square.Corners, ["square.Describe"] = square.Describe, ["rectangle.Corners"] = rectangle.Corners,
+            ["named.Name"] = named.Name, ["employee.Level"] = employee.Level,
+            ["employee.RankViaInterface"] = employee.RankViaInterface, ["Employee.RankOf(named)"] = Employee.RankOf(named),
+            ["intBox.Value"] = intBox.Value, ["intBox.Text"] = intBox.Text, ["textBox.Value"] = textBox.Value,
+            ["textBox.HasValue"] = textBox.HasValue, ["emptyBox.HasValue"] = emptyBox.HasValue,
+            ["pair.Text"] = pair.Text, ["pair.SameText"] = pair.SameText,
+            ["money.Currency"] = money.Currency, ["money.IsZero"] = money.IsZero, ["zero.IsZero"] = zero.IsZero,
+            ["money.Display"] = money.Display, ["point.LengthSquared"] = point.LengthSquared, ["point.DoubledX"] = point.DoubledX,
+            ["Settings.Level"] = Settings.Level, ["Settings.LevelSquared"] = Settings.LevelSquared, ["Settings.Mode"] = Settings.Mode,
+            ["Settings.Gcd(84, 36)"] = Settings.Gcd(84, 36),
+            ["ages.Count"] = ages.Count, ["numbers.Count"] = numbers.Count, ["unique.Count"] = unique.Count, ["queue.Count"] = queue.Count,
+            ["when.Year"] = when.Year, ["when.Hour"] = when.Hour, ["when.DayOfYear"] = when.DayOfYear, ["span.Minutes"] = span.Minutes,
+            ["maybe.HasValue"] = maybe.HasValue, ["nothing.HasValue"] = nothing.HasValue,
+            ["string.IsNullOrEmpty(text)"] = string.IsNullOrEmpty(text), ["string.IsNullOrEmpty(empty)"] = string.IsNullOrEmpty(empty),
+            ["text.Length"] = text.Length, ["builder.Length"] = builder.Length, ["version.Minor"] = version.Minor,
+            ["pairOfBcl.Key"] = pairOfBcl.Key, ["ages.Values.Sum()"] = ages.Values.Sum(), ["text.ToUpperInvariant()"] = text.ToUpperInvariant(),
+            ["text.IndexOf('w')"] = text.IndexOf('w'), ["text.Contains(\"world\")"] = text.Contains("world"),
+        };
+        var truth = new Dictionary<string, object> { ["sideEffects"] = SideEffects.Count, ["values"] = values };
+        File.WriteAllText(truthFile, JsonSerializer.Serialize(truth));
+        Console.WriteLine("getters ready"); // @bp getters
+        GC.KeepAlive(new object[] { person, loner, circle, square, rectangle, named, intBox, textBox, emptyBox, pair, money, zero,
+            point, ages, numbers, unique, queue, when, span, maybe, nothing, text, empty, price, quantity, builder, version,
+            pairOfBcl, tracker, thrower, spinner });
+    }
+
+    private static void Conditions(string truthFile)
+    {
+        Item[] items = Enumerable.Range(0, 40).Select(i => new Item(i)).ToArray();
+        long sum = 0;
+        for (int i = 0; i < items.Length; i++)
+        {
+            Item item = items[i];
+            sum += item.Id; // @bp pure
+            sum -= 1; // @bp counted
+        }
+        File.WriteAllText(truthFile, string.Create(CultureInfo.InvariantCulture, $"{SideEffects.Count} {sum}"));
+    }
+}
