@@ -135,7 +135,7 @@ def is_ready_to_run(dll: Path) -> bool:
     cli_rva = struct.unpack_from("<I", data, directories + 14 * 8)[0]
     sections = optional + struct.unpack_from("<H", data, pe + 20)[0]
     for index in range(struct.unpack_from("<H", data, pe + 6)[0]):
-        name, size, rva, _, raw = struct.unpack_from("<8sIIII", data, sections + 40 * index)
+        _name, size, rva, _raw_size, raw = struct.unpack_from("<8sIIII", data, sections + 40 * index)
         if rva <= cli_rva < rva + size:
             header = raw + cli_rva - rva
             return struct.unpack_from("<I", data, header + 64 + 4)[0] > 0
@@ -184,12 +184,26 @@ def install_node_clients() -> None:
     run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--prefix", str(NODE_CLIENTS)])
 
 
+SOS_TOOLS = ROOT / "tests" / ".tools"
+DOTNET_DUMP_VERSION = "10.0.750501"
+
+
+def install_sos() -> None:
+    """Microsoft's dotnet-dump (SOS), pinned: the triage tests compare pyinspect's threads and
+    locks with SOS's on the same dump, record by record (it restores from NuGet)."""
+    if (SOS_TOOLS / "dotnet-dump").exists():
+        return
+    run([find_dotnet(), "tool", "install", "--tool-path", str(SOS_TOOLS), "dotnet-dump",
+         "--version", DOTNET_DUMP_VERSION], env=dotnet_env())
+
+
 def setup() -> None:
     check_python()
     create_venv()
     install_python_packages()
     install_node_clients()
     build_dotnet()
+    install_sos()
     print("pyinspect is set up; try: .venv/bin/python examples/tour.py, or python3 build.py test", flush=True)
 
 

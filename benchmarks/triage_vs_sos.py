@@ -28,7 +28,7 @@ from support.targets import target_dll, wait_for_file
 from pyinspect.heap import create_dump
 from pyinspect.targets.dotnet_paths import dotnet_host
 
-TOOLS = ROOT / "benchmarks" / ".tools"
+TOOLS = ROOT / "tests" / ".tools"  # build.py installs dotnet-dump here
 DOTNET_DUMP_VERSION = "10.0.750501"
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
 
