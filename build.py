@@ -120,6 +120,28 @@ def publish_heap_helper_ready_to_run(dotnet: str, env: dict[str, str]) -> None:
          "-o", str(out)], env=env)
     if not is_ready_to_run(out / "PyInspect.Heap.dll") or not is_ready_to_run(out / "Microsoft.Diagnostics.Runtime.dll"):
         raise SetupError(f"the ReadyToRun publish left IL-only assemblies in {out}")
+    compile_python_runtime_ready_to_run(dotnet)
+
+
+def compile_python_runtime_ready_to_run(dotnet: str) -> None:
+    """pythonnet's Python.Runtime.dll in .venv, compiled ahead of time in place by the crossgen2
+    that the publish above restored: it was a third of the methods a one-shot command JITs.
+    A reinstalled pythonnet brings back its IL-only file, which still works (JIT compiled)."""
+    installed = sorted(VENV.glob("lib/python3*/site-packages/pythonnet/runtime/Python.Runtime.dll"))
+    if not installed:
+        raise SetupError(f"pythonnet's Python.Runtime.dll is not in {VENV}")
+    dll = installed[-1]
+    if is_ready_to_run(dll):
+        return
+    packages = Path(os.environ.get("NUGET_PACKAGES") or Path.home() / ".nuget" / "packages")
+    framework = sorted((Path(dotnet).resolve().parent / "shared" / "Microsoft.NETCore.App").glob("10.*"))
+    crossgen = sorted(packages.glob("microsoft.netcore.app.crossgen2.linux-x64/10.*/tools/crossgen2"))
+    if not crossgen or not framework:
+        raise SetupError(f"no crossgen2 under {packages} or no .NET 10 runtime beside {dotnet}")
+    compiled = dll.with_suffix(".r2r.dll")
+    run([str(crossgen[-1]), str(dll), "-o", str(compiled), "-r", f"{framework[-1]}/*.dll",
+         "--targetos:linux", "--targetarch:x64", "-O"])
+    compiled.replace(dll)
 
 
 def is_ready_to_run(dll: Path) -> bool:
