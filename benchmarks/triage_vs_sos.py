@@ -6,7 +6,8 @@ Makes two dumps of HeapTruth in fill mode (N small live objects: 10k and 1M) and
 hung HangShape, uses the dotnet-dump 10.0.750501 that build.py installs into tests/.tools/ (or
 installs it there), then times each command end to end, as a user runs it, best of R:
 `pyinspect heap stats --dump D --json` beside `dotnet-dump analyze D -c "dumpheap -stat"`,
-`pyinspect threads --dump D --json` beside `-c "clrstack -all"`. For pyinspect it also prints
+`pyinspect threads --dump D --json` beside `-c "clrstack -all"`; with --baseline, another
+checkout's `pyinspect` (say, main's before a change) on the same dumps in the same run. For pyinspect it also prints
 when the answer's first byte came, so the time spent after the answer (process exit) shows, and
 both commands' CPU seconds (user + system, the process and its children): on a shared, loaded
 machine the CPU ratio is the steadier one.
@@ -78,12 +79,16 @@ def best(command: list[str], runs: int) -> tuple[float, float, int, float]:
     return (*fastest[:3], min(r[3] for r in results))
 
 
-def compare(label: str, ours: list[str], sos: list[str], runs: int) -> None:
+def compare(label: str, ours: list[str], sos: list[str], runs: int, baseline: list[str] | None) -> None:
     first, ours_end, _, ours_cpu = best(ours, runs)
     _, sos_end, _, sos_cpu = best(sos, runs)
+    before = ""
+    if baseline is not None:
+        _, base_end, _, base_cpu = best(baseline, runs)
+        before = f"   baseline {base_end:6.2f} s (cpu {base_cpu:5.2f} s, {base_cpu / sos_cpu:4.2f}x)"
     print(f"{label:<38} pyinspect {ours_end:6.2f} s (answer at {first:5.2f} s, cpu {ours_cpu:5.2f} s)   "
           f"dotnet-dump {sos_end:6.2f} s (cpu {sos_cpu:5.2f} s)   ratio {ours_end / sos_end:4.2f}x "
-          f"(cpu {ours_cpu / sos_cpu:4.2f}x)", flush=True)
+          f"(cpu {ours_cpu / sos_cpu:4.2f}x){before}", flush=True)
 
 
 def main() -> int:
@@ -91,6 +96,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--small", type=int, default=10_000)
     parser.add_argument("--large", type=int, default=1_000_000)
+    parser.add_argument("--baseline", type=Path, help="another checkout's pyinspect executable, timed in the same run")
     args = parser.parse_args()
     sos = dotnet_dump()
     host = str(dotnet_host())
@@ -104,14 +110,16 @@ def main() -> int:
         hang_ready = where / "hang.json"
         dumps["HangShape (hung)"] = dump_of([host, str(target_dll("HangShape")), str(hang_ready)], hang_ready,
                                             where / "hang.dmp")
-        start = time.perf_counter()
-        subprocess.run([str(PYINSPECT), "--help"], capture_output=True, check=True)
-        print(f"pyinspect --help {time.perf_counter() - start:.2f} s", flush=True)
+        helps = [("pyinspect", PYINSPECT), *([("baseline", args.baseline)] if args.baseline else [])]
+        for name, executable in helps:
+            _, end, _, cpu = best([str(executable), "--help"], max(args.runs, 3))
+            print(f"{name} --help {end:.2f} s (cpu {cpu:.2f} s)", flush=True)
         for label, dump in dumps.items():
-            compare(f"heap stats, {label}", [str(PYINSPECT), "heap", "stats", "--dump", str(dump), "--json"],
-                    [str(sos), "analyze", str(dump), "-c", "dumpheap -stat", "-c", "exit"], args.runs)
-            compare(f"threads, {label}", [str(PYINSPECT), "threads", "--dump", str(dump), "--json"],
-                    [str(sos), "analyze", str(dump), "-c", "clrstack -all", "-c", "exit"], args.runs)
+            for command, sos_command in ((["heap", "stats"], "dumpheap -stat"), (["threads"], "clrstack -all")):
+                ours = [*command, "--dump", str(dump), "--json"]
+                compare(f"{' '.join(command)}, {label}", [str(PYINSPECT), *ours],
+                        [str(sos), "analyze", str(dump), "-c", sos_command, "-c", "exit"], args.runs,
+                        [str(args.baseline), *ours] if args.baseline else None)
     return 0
 
 
