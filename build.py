@@ -69,10 +69,14 @@ def install_python_packages() -> None:
         pin = ["-c", str(constraints)] if constraints.exists() else []
         run([str(VENV_PYTHON), "-m", "pip", "install", "-q", *offline, "uv"])
         uv = str(VENV / "bin" / "uv")
-        run([uv, "pip", "install", "-q", "--python", str(VENV_PYTHON), "--offline",
+        run([uv, "pip", "install", "-q", "--python", str(VENV_PYTHON), "--offline", "--compile-bytecode",
              "--find-links", str(WHEELHOUSE), *pin, "-e", ".[dev]"])
     else:
         run([str(VENV_PYTHON), "-m", "pip", "install", "-q", "-e", ".[dev]"])
+    # Bytecode written now: where PYTHONDONTWRITEBYTECODE is set, every command would otherwise
+    # compile pydantic, typer and pyinspect from source on each start (measured: +0.4 s CPU).
+    run([str(VENV_PYTHON), "-m", "compileall", "-q", "-j", "0", str(VENV / "lib"), "pyinspect"],
+        stdout=subprocess.DEVNULL)
 
 
 def find_dotnet() -> str:
