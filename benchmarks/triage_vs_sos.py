@@ -3,16 +3,20 @@
     .venv/bin/python benchmarks/triage_vs_sos.py [--runs R] [--small N] [--large N]
 
 Makes two dumps of HeapTruth in fill mode (N small live objects: 10k and 1M) and one of the
-hung HangShape, installs dotnet-dump 10.0.750501 into benchmarks/.tools/ (once, through
-`dotnet tool install`), then times each command end to end, as a user runs it, best of R:
+hung HangShape, uses the dotnet-dump 10.0.750501 that build.py installs into tests/.tools/ (or
+installs it there), then times each command end to end, as a user runs it, best of R:
 `pyinspect heap stats --dump D --json` beside `dotnet-dump analyze D -c "dumpheap -stat"`,
-`pyinspect threads --dump D --json` beside `-c "clrstack -all"`. For pyinspect it also prints
-when the answer's first byte came, so the time spent after the answer (process exit) shows.
+`pyinspect threads --dump D --json` beside `-c "clrstack -all"`; with --baseline, another
+checkout's `pyinspect` (say, main's before a change) on the same dumps in the same run. For pyinspect it also prints
+when the answer's first byte came, so the time spent after the answer (process exit) shows, and
+both commands' CPU seconds (user + system, the process and its children): on a shared, loaded
+machine the CPU ratio is the steadier one.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
 import sys
 import tempfile
@@ -28,7 +32,7 @@ from support.targets import target_dll, wait_for_file
 from pyinspect.heap import create_dump
 from pyinspect.targets.dotnet_paths import dotnet_host
 
-TOOLS = ROOT / "benchmarks" / ".tools"
+TOOLS = ROOT / "tests" / ".tools"  # build.py installs dotnet-dump here
 DOTNET_DUMP_VERSION = "10.0.750501"
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
 
@@ -51,8 +55,9 @@ def dump_of(command: list[str], ready: Path, out: Path) -> Path:
         proc.wait(timeout=30)
 
 
-def timed(command: list[str]) -> tuple[float, float, int]:
-    """(seconds to the first byte of output, seconds to the process's end, output bytes)."""
+def timed(command: list[str]) -> tuple[float, float, int, float]:
+    """(seconds to the first byte of output, seconds to the process's end, output bytes, CPU seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
@@ -61,20 +66,29 @@ def timed(command: list[str]) -> tuple[float, float, int]:
     rest = proc.stdout.read()
     proc.wait()
     end = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(command)}")
-    return first_at, end, len(first) + len(rest)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return first_at, end, len(first) + len(rest), cpu
 
 
-def best(command: list[str], runs: int) -> tuple[float, float, int]:
-    return min((timed(command) for _ in range(runs)), key=lambda r: r[1])
+def best(command: list[str], runs: int) -> tuple[float, float, int, float]:
+    results = [timed(command) for _ in range(runs)]
+    fastest = min(results, key=lambda r: r[1])
+    return (*fastest[:3], min(r[3] for r in results))
 
 
-def compare(label: str, ours: list[str], sos: list[str], runs: int) -> None:
-    first, ours_end, ours_bytes = best(ours, runs)
-    _, sos_end, sos_bytes = best(sos, runs)
-    print(f"{label:<44} pyinspect {ours_end:6.2f} s (answer at {first:5.2f} s, {ours_bytes:>9,} B)   "
-          f"dotnet-dump {sos_end:6.2f} s ({sos_bytes:>9,} B)   ratio {ours_end / sos_end:4.2f}x", flush=True)
+def compare(label: str, ours: list[str], sos: list[str], runs: int, baseline: list[str] | None) -> None:
+    first, ours_end, _, ours_cpu = best(ours, runs)
+    _, sos_end, _, sos_cpu = best(sos, runs)
+    before = ""
+    if baseline is not None:
+        _, base_end, _, base_cpu = best(baseline, runs)
+        before = f"   baseline {base_end:6.2f} s (cpu {base_cpu:5.2f} s, {base_cpu / sos_cpu:4.2f}x)"
+    print(f"{label:<38} pyinspect {ours_end:6.2f} s (answer at {first:5.2f} s, cpu {ours_cpu:5.2f} s)   "
+          f"dotnet-dump {sos_end:6.2f} s (cpu {sos_cpu:5.2f} s)   ratio {ours_end / sos_end:4.2f}x "
+          f"(cpu {ours_cpu / sos_cpu:4.2f}x){before}", flush=True)
 
 
 def main() -> int:
@@ -82,6 +96,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--small", type=int, default=10_000)
     parser.add_argument("--large", type=int, default=1_000_000)
+    parser.add_argument("--baseline", type=Path, help="another checkout's pyinspect executable, timed in the same run")
     args = parser.parse_args()
     sos = dotnet_dump()
     host = str(dotnet_host())
@@ -95,14 +110,16 @@ def main() -> int:
         hang_ready = where / "hang.json"
         dumps["HangShape (hung)"] = dump_of([host, str(target_dll("HangShape")), str(hang_ready)], hang_ready,
                                             where / "hang.dmp")
-        start = time.perf_counter()
-        subprocess.run([str(PYINSPECT), "--help"], capture_output=True, check=True)
-        print(f"pyinspect --help {time.perf_counter() - start:.2f} s", flush=True)
+        helps = [("pyinspect", PYINSPECT), *([("baseline", args.baseline)] if args.baseline else [])]
+        for name, executable in helps:
+            _, end, _, cpu = best([str(executable), "--help"], max(args.runs, 3))
+            print(f"{name} --help {end:.2f} s (cpu {cpu:.2f} s)", flush=True)
         for label, dump in dumps.items():
-            compare(f"heap stats, {label}", [str(PYINSPECT), "heap", "stats", "--dump", str(dump), "--json"],
-                    [str(sos), "analyze", str(dump), "-c", "dumpheap -stat", "-c", "exit"], args.runs)
-            compare(f"threads, {label}", [str(PYINSPECT), "threads", "--dump", str(dump), "--json"],
-                    [str(sos), "analyze", str(dump), "-c", "clrstack -all", "-c", "exit"], args.runs)
+            for command, sos_command in ((["heap", "stats"], "dumpheap -stat"), (["threads"], "clrstack -all")):
+                ours = [*command, "--dump", str(dump), "--json"]
+                compare(f"{' '.join(command)}, {label}", [str(PYINSPECT), *ours],
+                        [str(sos), "analyze", str(dump), "-c", sos_command, "-c", "exit"], args.runs,
+                        [str(args.baseline), *ours] if args.baseline else None)
     return 0
 
 

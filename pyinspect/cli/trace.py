@@ -11,15 +11,15 @@ import json
 import sys
 import time
 from collections import Counter
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from pyinspect.errors import InvalidParameterError, PyInspectError
-from pyinspect.models.trace import TraceAnswer
-from pyinspect.tracing.recorder import MAX_SECONDS, Recorder, start_recording
+
+if TYPE_CHECKING:  # rich, pydantic and the recorder load only when a recording runs, not for --help
+    from pyinspect.models.trace import TraceAnswer
+    from pyinspect.tracing.recorder import Recorder
 
 __all__ = ["register", "trace"]
 
@@ -37,6 +37,8 @@ def trace(pid: Annotated[int, typer.Option("--pid", help="live process id")],
     """Record a .NET process's own event stream (it keeps running): bytes allocated per
     type with the allocating stacks (estimates from the runtime's sampling), every GC with
     its pause and sizes, and the runtime's counters each second."""
+    from pyinspect.tracing.recorder import MAX_SECONDS, start_recording
+
     try:
         if not 0 < seconds <= MAX_SECONDS:
             raise InvalidParameterError(f"--seconds must be in (0, {MAX_SECONDS:.0f}]")
@@ -72,6 +74,9 @@ def _wait_with_progress(recorder: Recorder, seconds: float) -> None:
 
 
 def _print_tables(answer: TraceAnswer, top: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console(width=None if sys.stdout.isatty() else 200)
     sampling = answer.sampling
     console.print(f"process {answer.pid} (.NET {answer.runtime_version}), {answer.window_seconds:.1f} s"

@@ -175,14 +175,16 @@ def _describe_exception(exception: ExceptionInfo, indent: str) -> str:
 
 
 def threadpool(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
-    """The thread pool's worker counts and limits (threadpool)."""
+    """The thread pool's worker counts and limits, and its queued work items by type (threadpool -wi)."""
     def run() -> None:
         with _reader(pid, dump) as reader:
             answer = reader.thread_pool()
         if as_json:
             _dump_json(answer)
             return
-        for name, value in answer.model_dump().items():
+        for name, value in answer.model_dump(exclude={"queued_by_type", "queued_items"}).items():
             print(f"{name}: {value}")
+        for queued in answer.queued_by_type:
+            print(f"  queued {queued.count:>6} {queued.type}  (global {queued.global_}, local {queued.local})")
 
     _run(run)

@@ -23,7 +23,7 @@ from pyinspect.errors import (
     PyInspectError,
     SetupMissingError,
 )
-from pyinspect.targets.dotnet_paths import dotnet_tool
+from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 __all__ = ["call", "helper"]
 
@@ -57,7 +57,10 @@ def _load() -> Any:
         import pythonnet
 
         try:
-            pythonnet.load("coreclr")
+            # The helper's own runtimeconfig.json names the runtime: pythonnet would otherwise
+            # run `dotnet --list-runtimes` (a child process) to write a config of its own.
+            pythonnet.load("coreclr", runtime_config=str(dll.with_suffix(".runtimeconfig.json")),
+                           dotnet_root=str(dotnet_host().parent))
         except RuntimeError:
             pass  # a runtime is already loaded in this process
         import clr

@@ -18,8 +18,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-import psutil
-
 from pyinspect.errors import DumpError, ProcessNotFoundError, SetupMissingError
 from pyinspect.heap import dotnet_bridge
 from pyinspect.heap.addresses import parse_address
@@ -60,7 +58,7 @@ class HeapReader:
     def attach(cls, pid: int, *, suspend: bool = False) -> HeapReader:
         """Attach to a live .NET process; suspend=True freezes it until close().
         The DAC is the one beside the target's own libcoreclr.so, never pyinspect's."""
-        if not psutil.pid_exists(pid):
+        if not _pid_exists(pid):
             raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
         runtime = runtime_of(pid)
         if runtime.dac_path is None:
@@ -216,7 +214,7 @@ def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
     """Write a full-heap core dump of a live process with its own runtime's createdump.
     A process in another mount namespace (a container) is asked over its diagnostics socket
     to run its createdump inside its own namespaces; the dump is then moved out to ``path``."""
-    if not psutil.pid_exists(pid):
+    if not _pid_exists(pid):
         raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
     out = Path(path).resolve()
     view = view_of(pid)
@@ -255,3 +253,10 @@ def _dump_through_the_runtime(view: ProcessView, out: Path, timeout: float) -> P
     finally:
         written.unlink(missing_ok=True)
     return out
+
+
+def _pid_exists(pid: int) -> bool:
+    """psutil's answer, imported only here: a dump read never needs psutil's import time."""
+    import psutil
+
+    return bool(psutil.pid_exists(pid))

@@ -20,7 +20,7 @@ __all__ = ["HeapField", "HeapObject", "TypeStat"]
 
 
 class _HeapModel(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 class TypeStat(_HeapModel):

@@ -34,7 +34,7 @@ SourceKind = Literal["debug_session", "process", "dump"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 class HeapSource(_Model):

@@ -12,7 +12,7 @@ __all__ = ["EvaluateAnswer", "FrameArgument", "FrameInfo", "StackTraceAnswer", "
 
 
 class _Answer(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class ThreadLocation(_Answer):

@@ -35,7 +35,7 @@ __all__ = [
 
 
 class _MemoryModel(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
     def wire(self) -> dict[str, Any]:
         return self.model_dump(by_alias=True, mode="json")

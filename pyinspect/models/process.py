@@ -8,7 +8,7 @@ __all__ = ["ExceptionAnswer", "ExceptionFrame", "ExceptionInfo", "OutputAnswer",
 
 
 class _Answer(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class OutputEntry(_Answer):

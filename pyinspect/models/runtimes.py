@@ -10,7 +10,7 @@ __all__ = ["DotnetProcess", "ProcessListAnswer", "TargetRuntime"]
 
 
 class _RuntimeModel(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 class TargetRuntime(_RuntimeModel):

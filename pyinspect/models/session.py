@@ -14,7 +14,7 @@ SessionStateName = Literal["not_started", "running", "paused", "exited"]
 
 
 class _Answer(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class StopLocation(_Answer):

@@ -8,7 +8,7 @@ the wire; addresses are hex strings ``0x...``; thread ids are OS ids unless name
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from pyinspect.models.heap_answers import HeapSource
@@ -28,6 +28,8 @@ __all__ = [
     "HeapThreadsAnswer",
     "LockInfo",
     "Locks",
+    "QueuedItem",
+    "QueuedType",
     "StackFrame",
     "StackObject",
     "ThreadInfo",
@@ -38,7 +40,7 @@ __all__ = [
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 class StackObject(_Model):
@@ -174,6 +176,24 @@ class Exceptions(_Model):
     exceptions: tuple[ExceptionInfo, ...] = ()
 
 
+class QueuedType(_Model):
+    """How many queued, not yet started work items of one type wait in global and local queues."""
+
+    type: str
+    count: int
+    global_: int = Field(alias="global")
+    local: int
+
+
+class QueuedItem(_Model):
+    """One queued work item; queue is the global queue's field name or ``local N``."""
+
+    address: str
+    type: str
+    queue: str
+    callback: str | None = None
+
+
 class ThreadPoolInfo(_Model):
     initialized: bool = False
     portable: bool = False
@@ -184,6 +204,9 @@ class ThreadPoolInfo(_Model):
     max_threads: int = 0
     cpu_utilization: int = 0
     pool_threads_on_stacks: int = 0
+    queued_work_items: int = 0
+    queued_by_type: tuple[QueuedType, ...] = ()
+    queued_items: tuple[QueuedItem, ...] = ()
 
 
 # ---- MCP answers: the records inside the heap tools' envelope (which heap, how fresh) ----

@@ -83,5 +83,5 @@ class TriageMethods:
                        for e in self.reader.exceptions(limit, symbols).exceptions])
 
     def thread_pool(self) -> dict[str, Any]:
-        """The thread pool's counts (active, idle, retired workers, limits, CPU use)."""
+        """The thread pool's counts (active, idle, retired workers, limits, CPU use) and queued work by type."""
         return self.reader.thread_pool().model_dump()

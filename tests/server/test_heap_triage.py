@@ -50,7 +50,9 @@ async def test_mcp_tools_answer_from_a_dump_and_a_process(hang: Hang, crash: tup
         exceptions = await call_ok(client, "heap_exceptions", limit=5)
         assert exceptions["exceptions"][0]["message"] == "triage-crash" and len(exceptions["exceptions"]) <= 5
         pool = await call_ok(client, "heap_threadpool")
-        assert pool["threadPool"]["maxThreads"] >= 1
+        assert pool["threadPool"]["maxThreads"] == crash[0].truth["pool"]["poolThreads"]
+        queued = {row["type"]: row["count"] for row in pool["threadPool"]["queuedByType"]}
+        assert queued["HangShape.QueuedWork"] == crash[0].truth["pool"]["queuedWork"]
         refused = await call(client, "heap_threads", max_frames=0)
         assert refused["error"]["code"] == "INVALID_PARAMETER"
 

@@ -210,6 +210,7 @@ public sealed class HeapTarget : IDisposable
             record.MaxThreads = pool.MaxThreads;
             record.CpuUtilization = pool.CpuUtilization;
         }
+        new WorkQueueReader(Runtime).Read(record);
         return HeapJson.Serialize(record);
     }
 

@@ -8,8 +8,9 @@ namespace PyInspect.Heap;
 /// thin lock in the object header, a Lock's `_owningThreadId`. Which lock a blocked thread
 /// waits for is read off its stack: the object its blocking frames (and the user frame that
 /// called them) hold that is a lock of the kind it is blocked in, owned by another thread
-/// when one is. Candidates are the sync blocks' objects and every stack's objects, so a
-/// held thin lock whose object is on no stack is not seen (SOS's syncblk sees none).
+/// when one is. Candidates are the sync blocks' objects, every stack's objects, and every
+/// object whose header holds a thin lock (a heap walk reading headers: a thin lock taken in a
+/// method that has returned sits on no stack; SOS's syncblk shows no thin locks at all).
 /// </summary>
 public sealed class LockReader
 {
@@ -28,6 +29,8 @@ public sealed class LockReader
         foreach (var block in _runtime.Heap.EnumerateSyncBlocks())
             if (block.IsMonitorHeld || block.WaitingThreadCount > 0)
                 Consider(_runtime.Heap.GetObject(block.Object));
+        foreach (var obj in ThinLocked())
+            Consider(obj);
         foreach (var thread in _threads)
             foreach (var objects in thread.FrameObjects)
                 foreach (var obj in objects)
@@ -38,6 +41,19 @@ public sealed class LockReader
         result.Locks = _locks.Values.Where(l => l.Owner != null || l.Waiters.Count > 0)
             .OrderByDescending(l => l.Deadlock).ThenByDescending(l => l.Waiters.Count).ToList();
         return result;
+    }
+
+    // The object header (the 4 bytes before the method table pointer): a thin lock has the
+    // owner's thread id in its low 16 bits and not the hash-or-sync-block-index bit.
+    private const uint HashOrSyncBlockIndex = 0x08000000, ThinLockThreadId = 0x0000FFFF;
+
+    private IEnumerable<ClrObject> ThinLocked()
+    {
+        var memory = _runtime.DataTarget.DataReader;
+        foreach (var obj in _runtime.Heap.EnumerateObjects())
+            if (memory.Read(obj.Address - 4, out uint header)
+                && (header & HashOrSyncBlockIndex) == 0 && (header & ThinLockThreadId) != 0)
+                yield return obj;
     }
 
     private void Consider(ClrObject obj)

@@ -112,7 +112,8 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
         return await _read(heaps, work)
 
     async def heap_threadpool(ctx: Context[Any, Any]) -> HeapThreadPoolAnswer:
-        """The thread pool's worker threads (active, idle, retired), limits and CPU use."""
+        """The thread pool's worker threads (active, idle, retired), limits and CPU use, and the work
+        queued but not started (global and local queues): counts by type and the first 100 items."""
         return await _read(heaps, lambda reader, source: HeapThreadPoolAnswer(source=source,
                                                                          thread_pool=reader.thread_pool()))
 

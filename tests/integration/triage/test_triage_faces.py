@@ -68,6 +68,18 @@ def test_cli_async_and_exceptions_on_the_crash_dump(crash: tuple[Hang, Path]) ->
     assert first["stack"] and first["inner"]["type"] == "System.FormatException"
 
 
+def test_cli_threadpool_prints_the_queued_work_by_type(crash: tuple[Hang, Path]) -> None:
+    truth, dump = crash
+    pool = cli("threadpool", "--dump", str(dump), "--json")
+    by_type = {row["type"]: row for row in pool["queuedByType"]}
+    assert by_type["HangShape.QueuedWork"]["global"] == truth.truth["pool"]["queuedWork"]
+    assert by_type["HangShape.LocalWork"]["local"] == truth.truth["pool"]["localWork"]
+    text = subprocess.run([str(PYINSPECT), "threadpool", "--dump", str(dump)], capture_output=True, text=True,
+                          timeout=300, check=True).stdout
+    work = truth.truth['pool']['queuedWork']
+    assert f"queued {work:>6} HangShape.QueuedWork  (global {work}, local 0)" in text
+
+
 def test_cli_refuses_a_command_with_no_target() -> None:
     result = subprocess.run([str(PYINSPECT), "threads", "--json"], capture_output=True, text=True, timeout=120,
                             check=False)

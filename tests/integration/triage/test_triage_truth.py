@@ -145,3 +145,33 @@ def test_the_thread_pool_counts_are_read(source: Source) -> None:
     _, _, reader = source
     pool = reader.thread_pool()
     assert pool.initialized and pool.max_threads >= pool.min_threads >= 1
+
+
+def test_a_thin_lock_whose_owner_no_longer_holds_the_object_on_its_stack_is_found(source: Source) -> None:
+    _, truth, reader = source
+    orphan = next(lk for lk in reader.locks().locks if lk.type == "HangShape.OrphanLocked")
+    assert orphan.kind == "monitor" and orphan.thin_lock and not orphan.waiters and not orphan.deadlock
+    assert orphan.owner is not None and orphan.owner.name == "orphan-holder"
+    assert (orphan.owner.os_thread_id, orphan.owner.managed_thread_id) == (
+        truth.thread("orphan-holder")["osThreadId"], truth.thread("orphan-holder")["managedThreadId"])
+    owner = by_name(reader.threads(), "orphan-holder")
+    assert user_frame(owner, "HangShape.Program.HoldOrphanAfterReturn(").line == line("orphan-sleeps")
+    on_stack = {o.address for f in owner.frames for o in f.objects or ()}
+    assert orphan.object not in on_stack  # found through its header, not through a frame
+
+
+def test_the_thread_pools_queued_work_items_are_counted_by_type_and_queue(source: Source) -> None:
+    _, truth, reader = source
+    expected, pool = truth.truth["pool"], reader.thread_pool()
+    by_type = {q.type: q for q in pool.queued_by_type}
+    assert (by_type["HangShape.QueuedWork"].global_, by_type["HangShape.QueuedWork"].local) == (expected["queuedWork"], 0)
+    assert (by_type["HangShape.LocalWork"].global_, by_type["HangShape.LocalWork"].local) == (0, expected["localWork"])
+    assert by_type["System.Threading.Tasks.Task"].count == expected["queuedTasks"]
+    assert pool.queued_work_items == sum(q.count for q in pool.queued_by_type)
+    tasks = [item for item in pool.queued_items if item.type == "System.Threading.Tasks.Task"]
+    assert [item.callback for item in tasks] == ["HangShape.PoolQueue.QueuedTask"] * expected["queuedTasks"]
+    local_queues = {item.queue for item in pool.queued_items if item.type == "HangShape.LocalWork"}
+    assert len(local_queues) == 1 and local_queues.pop().startswith("local ")  # the last blocker's own queue
+    for item in pool.queued_items:
+        assert reader.object(item.address).type_name == item.type
+    assert pool.max_threads == expected["poolThreads"]  # the program capped it there

@@ -7,12 +7,16 @@ namespace HangShape;
 public sealed class LockA { }
 public sealed class LockB { }
 public sealed class ThinHeld { }
+public sealed class OrphanLocked { }
+public sealed class QueuedWork : IThreadPoolWorkItem { public void Execute() { } }
+public sealed class LocalWork : IThreadPoolWorkItem { public void Execute() { } }
 
 public static class Program
 {
     private static readonly LockA A = new();
     private static readonly LockB B = new();
     private static readonly ThinHeld Thin = new();
+    private static readonly OrphanLocked Orphan = new();  // only this static reaches it; its owner's frames do not
 #if NET9_0_OR_GREATER
     private static readonly Lock NewLock = new();
 #endif
@@ -34,6 +38,7 @@ public static class Program
         Start("deadlock-a", DeadlockA);
         Start("deadlock-b", DeadlockB);
         Start("thin-holder", HoldThin);
+        Start("orphan-holder", HoldOrphanAfterReturn);
 #if NET9_0_OR_GREATER
         Start("lock-owner", HoldNewLock);
         HasLock.Wait();
@@ -42,8 +47,9 @@ public static class Program
         Start("semaphore-waiter", () => Gate.Wait());  // @bp semaphore-wait
         Start("sleeper-thread", () => Thread.Sleep(Timeout.Infinite));  // @bp sleep
         WaitUntilAllBlocked();
+        var pool = PoolQueue.Fill();
         var truth = new Truth(Environment.ProcessId, Environment.Version.ToString(), Threads.ToArray(),
-            Held.GetType().FullName, Held.Message, Held.HResult, Chain.IsCompleted);
+            Held.GetType().FullName, Held.Message, Held.HResult, Chain.IsCompleted, pool);
         File.WriteAllText(truthPath + ".tmp", JsonSerializer.Serialize(truth, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase }));
         File.Move(truthPath + ".tmp", truthPath, true);
         if (crash)
@@ -129,6 +135,17 @@ public static class Program
             Thread.Sleep(Timeout.Infinite);  // @bp thin-sleeps
     }
 
+    /// <summary>Takes the monitor in a method that returns with it held: no frame of the
+    /// owner holds the object afterwards (a lock only a heap walk of headers finds).</summary>
+    private static void HoldOrphanAfterReturn()
+    {
+        EnterOrphan();
+        Thread.Sleep(Timeout.Infinite);  // @bp orphan-sleeps
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void EnterOrphan() => Monitor.Enter(Orphan);
+
 #if NET9_0_OR_GREATER
     private static void HoldNewLock()
     {
@@ -173,7 +190,47 @@ public static class AsyncChain
     }
 }
 
+/// <summary>Work the thread pool can never start: the pool is capped at one thread per
+/// processor and every pool thread blocks forever, then known items are queued, globally from
+/// the main thread and to the last blocker's local queue.</summary>
+public static class PoolQueue
+{
+    public const int Global = 3, Tasks = 2, Local = 2;
+    private static readonly ManualResetEventSlim Never = new();
+    private static int _blocked;
+
+    public static PoolTruth Fill()
+    {
+        int threads = Environment.ProcessorCount;
+        ThreadPool.GetMaxThreads(out _, out int io);
+        if (!ThreadPool.SetMaxThreads(threads, io))
+            throw new InvalidOperationException($"cannot cap the thread pool at {threads}");
+        using var allBlocked = new CountdownEvent(threads);
+        for (int i = 0; i < threads; i++)
+            ThreadPool.UnsafeQueueUserWorkItem(_ => Block(threads, allBlocked), null);
+        allBlocked.Wait();
+        for (int i = 0; i < Global; i++)
+            ThreadPool.UnsafeQueueUserWorkItem(new QueuedWork(), preferLocal: false);
+        for (int i = 0; i < Tasks; i++)
+            Task.Run(QueuedTask);
+        return new PoolTruth(threads, Global, Tasks, Local);
+    }
+
+    private static void Block(int threads, CountdownEvent allBlocked)
+    {
+        if (Interlocked.Increment(ref _blocked) == threads)  // every other pool thread is taken: nobody steals these
+            for (int i = 0; i < Local; i++)
+                ThreadPool.UnsafeQueueUserWorkItem(new LocalWork(), preferLocal: true);
+        allBlocked.Signal();
+        Never.Wait();
+    }
+
+    public static void QueuedTask() { }
+}
+
+public sealed record PoolTruth(int PoolThreads, int QueuedWork, int QueuedTasks, int LocalWork);
+
 public sealed record ThreadTruth(string Name, int ManagedThreadId, int OsThreadId);
 
 public sealed record Truth(int Pid, string RuntimeVersion, ThreadTruth[] Threads, string HeldExceptionType,
-    string HeldExceptionMessage, int HeldExceptionHResult, bool ChainCompleted);
+    string HeldExceptionMessage, int HeldExceptionHResult, bool ChainCompleted, PoolTruth Pool);
