@@ -8,8 +8,9 @@
     python3 build.py          create .venv, install pyinspect with its dev extras,
                               build every C# project (dotnet/, tests/targets/, tests/dotnet/,
                               examples/)
-    python3 build.py test     run the whole test suite: the C# unit tests (tests/dotnet/),
-                              then pytest (extra args go to pytest); either failing fails it
+    python3 build.py test     run the whole test suite: the C# unit tests (tests/dotnet/)
+                              alongside pytest on two workers (extra args go to pytest);
+                              either failing fails it
     python3 build.py dotnet   rebuild only the C# projects (and the older-runtime debuggees)
     python3 build.py node     reinstall only the outside clients under tests/node/
 
@@ -25,8 +26,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -181,25 +184,32 @@ PYTEST_WORKERS = ["-n", "2", "--dist", "loadfile"]
 
 
 def test(pytest_args: list[str]) -> int:
-    """Both suites run even when the first fails, so one run shows every failure."""
+    """Both suites run even when one fails, so one run shows every failure. The C# unit
+    tests run while pytest does (their output is printed after pytest's): most of their
+    time is dotnet test starting."""
     if not VENV_PYTHON.exists():
         raise SetupError("no .venv: run `python3 build.py` first")
-    csharp = test_csharp()
-    cmd = [str(VENV_PYTHON), "-m", "pytest", *PYTEST_WORKERS, *pytest_args]
-    print("+", " ".join(cmd), flush=True)
-    python = subprocess.run(cmd, cwd=ROOT, check=False).returncode
-    if csharp != 0:
+    with tempfile.TemporaryFile() as csharp_output:
+        csharp = start_csharp_tests(csharp_output)
+        cmd = [str(VENV_PYTHON), "-m", "pytest", *PYTEST_WORKERS, *pytest_args]
+        print("+", " ".join(cmd), flush=True)
+        python = subprocess.run(cmd, cwd=ROOT, check=False).returncode
+        csharp_status = csharp.wait()
+        csharp_output.seek(0)
+        sys.stdout.buffer.write(csharp_output.read())
+        sys.stdout.flush()
+    if csharp_status != 0:
         print("build.py: the C# unit tests failed (see above)", file=sys.stderr, flush=True)
-    return python if python != 0 else csharp
+    return python if python != 0 else csharp_status
 
 
-def test_csharp() -> int:
+def start_csharp_tests(output: IO[bytes]) -> subprocess.Popen[bytes]:
     """The xunit project as built by `python3 build.py` (or `python3 build.py dotnet`)."""
     if not CSHARP_TESTS_DLL.exists():
         raise SetupError(f"{CSHARP_TESTS_DLL} is missing: run `python3 build.py dotnet` first")
     cmd = [find_dotnet(), "test", str(CSHARP_TESTS), "--no-build", "-nologo", "-v", "q"]
-    print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT, env=dotnet_env(), check=False).returncode
+    print("+", " ".join(cmd), "(output after pytest's)", flush=True)
+    return subprocess.Popen(cmd, cwd=ROOT, env=dotnet_env(), stdout=output, stderr=subprocess.STDOUT)
 
 
 def main(argv: list[str]) -> int:
