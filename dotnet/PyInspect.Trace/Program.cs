@@ -1,5 +1,5 @@
 // pyinspect's recorder: `dotnet PyInspect.Trace.dll --pid N [--allocations] [--gc] [--randomized-sampling]
-//   [--max-seconds S] [--max-types T] [--max-stacks K] [--file PATH]`
+//   [--max-seconds S] [--max-types T] [--max-stacks K] [--file PATH] [--socket PATH]`
 // Lines on stdout, one JSON object each: {"event":"started",...} once the session runs,
 // {"event":"progress",...} every second, then {"event":"result",...} (the answer) or
 // {"event":"error","code","message"}. The recording stops on a "stop" line or the end of
@@ -21,9 +21,11 @@ public static class Program
         TraceSession session;
         try
         {
-            session = TraceSession.Start(options.Pid, options.Allocations, options.Gc, options.RandomizedSampling, file);
+            session = TraceSession.Start(options.Pid, options.Socket, options.Allocations, options.Gc,
+                options.RandomizedSampling, file);
         }
-        catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or TimeoutException)
+        catch (Exception ex) when (ex is ServerNotAvailableException or UnsupportedCommandException or TimeoutException
+            or System.Net.Sockets.SocketException or IOException)
         {
             return Fail("NOT_DOTNET_PROCESS", $"process {options.Pid} has no .NET diagnostics channel: {ex.Message}");
         }

@@ -14,6 +14,9 @@ public sealed class RecorderOptions
     public int MaxTypes { get; private set; } = 50;
     public int MaxStacks { get; private set; } = 5;
     public string? File { get; private set; }
+    /// <summary>The target's diagnostics socket as this process reaches it (through
+    /// /proc/PID/root for a process in a container); without it, found by pid in our /tmp.</summary>
+    public string? Socket { get; private set; }
     public string? Error { get; private set; }
 
     public static RecorderOptions Parse(string[] args)
@@ -32,6 +35,7 @@ public sealed class RecorderOptions
                 case "--max-types": options.MaxTypes = int.TryParse(Next(), out int t) ? t : 0; break;
                 case "--max-stacks": options.MaxStacks = int.TryParse(Next(), out int k) ? k : 0; break;
                 case "--file": options.File = Next(); break;
+                case "--socket": options.Socket = Next(); break;
                 default: options.Error = $"unknown argument {args[i]}"; return options;
             }
         }

@@ -20,7 +20,7 @@ from pathlib import Path
 from pyinspect.errors import DumpError, ProcessNotFoundError
 from pyinspect.targets.process_view import ProcessView
 
-__all__ = ["DUMP_FULL", "diagnostics_socket", "request_dump"]
+__all__ = ["DUMP_FULL", "diagnostics_socket", "find_diagnostics_socket", "request_dump"]
 
 _MAGIC = b"DOTNET_IPC_V1\0"
 _HEADER = struct.Struct("<14sHBBH")
@@ -29,15 +29,26 @@ _SERVER, _OK, _ERROR = 0xFF, 0x00, 0xFF
 DUMP_FULL = 4
 
 
+def find_diagnostics_socket(view: ProcessView) -> str | None:
+    """The path pyinspect connects to for the process's diagnostics socket, None when it
+    has none (not .NET, diagnostics off, or a temp folder other than the one it started with)."""
+    path = view.reach_temp(_socket_name(view))
+    return path if Path(path).exists() else None
+
+
 def diagnostics_socket(view: ProcessView) -> str:
-    """The path pyinspect connects to for the process's diagnostics socket."""
-    name = f"dotnet-diagnostic-{view.namespace_pid}-{_start_time(view.pid)}-socket"
-    path = view.reach_temp(name)
-    if not Path(path).exists():
-        raise DumpError(f"process {view.pid} has no diagnostics socket {view.temp_folder}/{name} (reached at "
-                        f"{path}): its runtime's diagnostics are off (DOTNET_EnableDiagnostics=0) or its temp "
-                        "folder is not the one it started with", pid=view.pid)
+    """The path pyinspect connects to for the process's diagnostics socket; DumpError without one."""
+    path = find_diagnostics_socket(view)
+    if path is None:
+        raise DumpError(f"process {view.pid} has no diagnostics socket {view.temp_folder}/{_socket_name(view)} "
+                        f"(reached at {view.reach_temp(_socket_name(view))}): its runtime's diagnostics are off "
+                        "(DOTNET_EnableDiagnostics=0) or its temp folder is not the one it started with",
+                        pid=view.pid)
     return path
+
+
+def _socket_name(view: ProcessView) -> str:
+    return f"dotnet-diagnostic-{view.namespace_pid}-{_start_time(view.pid)}-socket"
 
 
 def request_dump(view: ProcessView, inside_path: str, dump_type: int = DUMP_FULL, timeout: float = 300.0) -> None:

@@ -12,9 +12,17 @@ import threading
 import time
 from typing import Any
 
-from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError, SetupMissingError
+from pyinspect.errors import (
+    ErrorCode,
+    InvalidParameterError,
+    NotDotNetProcessError,
+    PyInspectError,
+    SetupMissingError,
+)
 from pyinspect.models.trace import TraceAnswer
+from pyinspect.targets.diagnostics_ipc import find_diagnostics_socket
 from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
+from pyinspect.targets.process_view import view_of
 from pyinspect.targets.runtimes import runtime_of
 
 __all__ = ["MAX_SECONDS", "Recorder", "start_recording"]
@@ -46,6 +54,11 @@ class Recorder:
     def running(self) -> bool:
         """True until the helper has answered (stopped, timed out, or the target exited)."""
         return self._final() is None and self._proc.poll() is None
+
+    @property
+    def helper_pid(self) -> int:
+        """The recorder process's pid (benchmarks read its CPU time)."""
+        return self._proc.pid
 
     @property
     def seconds(self) -> float:
@@ -151,7 +164,7 @@ def start_recording(pid: int, *, allocations: bool = True, gc: bool = True,
         raise InvalidParameterError(f"max_seconds must be in (0, {MAX_SECONDS:.0f}], got {max_seconds}")
     runtime = runtime_of(pid)
     command = [str(dotnet_host()), str(dotnet_tool("PyInspect.Trace")), "--pid", str(pid),
-               "--max-seconds", str(max_seconds)]
+               "--socket", _socket(pid), "--max-seconds", str(max_seconds)]
     command += ["--allocations"] if allocations else []
     command += ["--gc"] if gc else []
     command += ["--randomized-sampling"] if allocations and _major(runtime.version) >= 10 else []
@@ -163,6 +176,18 @@ def start_recording(pid: int, *, allocations: bool = True, gc: bool = True,
     recorder = Recorder(pid, runtime.version, allocations, gc, max_seconds, proc)
     recorder.wait_started()
     return recorder
+
+
+def _socket(pid: int) -> str:
+    """The runtime's diagnostics socket as the recorder reaches it: in the process's own temp
+    folder, named by its pid inside, through its root when it runs in a container."""
+    view = view_of(pid)
+    socket = find_diagnostics_socket(view)
+    if socket is None:
+        raise NotDotNetProcessError(
+            f"process {pid} has no .NET diagnostics socket in its temp folder {view.temp_folder}: its runtime's "
+            "diagnostics are off (DOTNET_EnableDiagnostics=0) or it has not started yet", pid=pid)
+    return socket
 
 
 def _major(version: str) -> int:

@@ -1,6 +1,7 @@
 """trace_start / trace_stop through an MCP client: a recording of a heap-only process (pid
 given) and of a launched debug session (pid from the session) hold to TraceTruth's own
-truth; a second trace_start, a trace_stop with none, and pids that cannot be recorded
+truth, and so does one of a debug session attached to a running process (pid from the
+session); a second trace_start, a trace_stop with none, and pids that cannot be recorded
 answer coded errors; the server's end leaves no recorder running; and the leak story:
 heap_diff names the growing type, trace_stop the method that allocates it."""
 
@@ -17,6 +18,7 @@ from mcp import Client
 from mcp_calls import call, call_ok
 from support.targets import running_target, target_dll, wait_for_file
 from support.trace_truth import (
+    FRAMEWORKS,
     TraceTruthRun,
     assert_matches_truth,
     process_without_runtime,
@@ -32,20 +34,28 @@ def _recorders() -> list[psutil.Process]:
     return [p for p in psutil.Process().children(recursive=True) if "PyInspect.Trace" in " ".join(p.cmdline())]
 
 
-async def test_a_recording_of_a_running_process_names_who_allocated_and_every_gc(tmp_path: Path) -> None:
-    with trace_truth(tmp_path) as (proc, run):
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+async def test_a_recording_of_a_running_process_names_who_allocated_and_every_gc(tmp_path: Path,
+                                                                                 framework: str) -> None:
+    """On .NET 10 (randomized allocation sampling) and the .NET 8 and 9 self-contained
+    publishes (AllocationTick): the face agents use, on every runtime."""
+    with trace_truth(tmp_path, framework) as (proc, run):
         async with Client(create_server()) as client:
             started = await call_ok(client, "trace_start", pid=proc.pid)
             opened = time.monotonic()
             assert started["pid"] == proc.pid and started["allocations"] and started["gc"]
+            assert started["runtimeVersion"].startswith(framework[3:5].rstrip(".") + ".")
             again = await call(client, "trace_start", pid=proc.pid)
             assert again["error"]["code"] == "TRACE_RUNNING", again
             truth = run.go(proc)
             # the runtime sends its counters once a second: a window of a few seconds holds some
             await anyio.sleep(max(0.0, 3.5 - (time.monotonic() - opened)))
             answer = await call_ok(client, "trace_stop")
-            assert_matches_truth(answer, truth)
-            assert answer["counters"] and answer["windowSeconds"] > 0 and answer["parse"]["events"] > 0
+            assert_matches_truth(answer, truth, framework)
+            names = {c["name"] for c in answer["counters"]}
+            assert {"alloc-rate", "time-in-gc", "gen-0-size", "loh-size", "gc-fragmentation",
+                    "exception-count"} <= names, names
+            assert answer["windowSeconds"] > 0 and answer["parse"]["events"] > 0
             none = await call(client, "trace_stop")
             assert none["error"]["code"] == "NO_TRACE", none
     assert _recorders() == []
@@ -62,6 +72,21 @@ async def test_a_recording_of_the_debug_session_needs_no_pid(tmp_path: Path) -> 
         assert answer["pid"] == started["pid"]
         assert_matches_truth(answer, truth)
         await call_ok(client, "debug_disconnect")
+
+
+async def test_a_recording_of_an_attached_debug_session_needs_no_pid_and_leaves_it_running(tmp_path: Path) -> None:
+    with trace_truth(tmp_path) as (proc, run):
+        async with Client(create_server()) as client:
+            await call_ok(client, "debug_attach", pid=proc.pid)
+            started = await call_ok(client, "trace_start")
+            assert started["pid"] == proc.pid
+            truth = run.go(proc)
+            answer = await call_ok(client, "trace_stop")
+            assert answer["pid"] == proc.pid and not answer["targetExited"]
+            assert_matches_truth(answer, truth)
+            await call_ok(client, "debug_disconnect")
+        assert _recorders() == []
+        assert proc.poll() is None, "detaching must leave the attached program running"
 
 
 async def test_pids_that_cannot_be_recorded_answer_coded_errors() -> None:

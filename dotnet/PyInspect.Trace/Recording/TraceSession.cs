@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using Microsoft.Diagnostics.NETCore.Client;
 using PyInspect.Trace.Records;
 
@@ -22,14 +23,40 @@ public sealed class TraceSession : IDisposable
         _session = session;
         Path = path;
         _file = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.Read);
-        _copy = Task.Run(() => _session.EventStream.CopyTo(_file));
+        _copy = Task.Factory.StartNew(Copy, TaskCreationOptions.LongRunning);
     }
 
-    /// <summary>Connects to pid's diagnostics socket; a process with none is not a .NET process
-    /// (or has diagnostics disabled).</summary>
-    public static TraceSession Start(int pid, bool allocations, bool gc, bool randomizedSampling, string path)
+    /// <summary>On a thread of its own at the lowest CPU priority: the program keeps the cores
+    /// (the runtime buffers the events meanwhile, up to the session's buffer), and the
+    /// reading afterwards runs at normal priority.</summary>
+    private void Copy()
     {
-        var client = new DiagnosticsClient(pid);
+        LowerThisThreadsPriority();
+        _session.EventStream.CopyTo(_file, 1 << 20);
+    }
+
+    private static void LowerThisThreadsPriority()
+    {
+        try { _ = setpriority(0 /* PRIO_PROCESS: on Linux, one thread by its id */, gettid(), 19); }
+        catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException) { /* not Linux: as is */ }
+    }
+
+    [DllImport("libc", SetLastError = true)]
+    private static extern int setpriority(int which, int who, int priority);
+
+    [DllImport("libc")]
+    private static extern int gettid();
+
+    /// <summary>Connects to pid's diagnostics socket (at <paramref name="socket"/> when given:
+    /// a process in a container listens in its own /tmp, named by its pid inside, which
+    /// DiagnosticsClient(pid) would look for in ours); a process with none is not a .NET
+    /// process (or has diagnostics disabled).</summary>
+    public static TraceSession Start(int pid, string? socket, bool allocations, bool gc, bool randomizedSampling, string path)
+    {
+        var client = socket is null
+            ? new DiagnosticsClient(pid)
+            : DiagnosticsClientConnector.FromDiagnosticPort(socket + ",connect", CancellationToken.None)
+                .GetAwaiter().GetResult().Instance;
         var providers = TraceProviders.For(allocations, gc, randomizedSampling);
         var session = client.StartEventPipeSession(providers, requestRundown: allocations, circularBufferMB: 256);
         return new TraceSession(session, path);

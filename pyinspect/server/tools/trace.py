@@ -16,7 +16,8 @@ from pyinspect.server.tooling import add_tool
 
 __all__ = ["register"]
 
-TracePid = Annotated[int | None, Field(description="Process id (default: the debug session's process)")]
+TracePid = Annotated[int | None, Field(description="Process id as pyinspect sees it, a process in a container "
+                                                     "included (default: the debug session's process)")]
 Allocations = Annotated[bool, Field(description="Sample allocations with their call stacks (bytes per type)")]
 Gc = Annotated[bool, Field(description="Record every GC (generation, reason, pause, sizes) and the runtime's "
                                        "counters every second")]
