@@ -8,8 +8,9 @@
     python3 build.py          create .venv, install pyinspect with its dev extras,
                               build every C# project (dotnet/, tests/targets/, tests/dotnet/,
                               examples/)
-    python3 build.py test     run the whole test suite: the C# unit tests (tests/dotnet/),
-                              then pytest (extra args go to pytest); either failing fails it
+    python3 build.py test     run the whole test suite: the C# unit tests (tests/dotnet/)
+                              alongside pytest on two workers (extra args go to pytest);
+                              either failing fails it
     python3 build.py dotnet   rebuild only the C# projects (and the older-runtime debuggees)
     python3 build.py node     reinstall only the outside clients under tests/node/
 
@@ -25,8 +26,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -198,16 +201,24 @@ def publish_older_runtime_debuggees(dotnet: str, env: dict[str, str]) -> None:
 NODE_MAJOR = 20  # the DAP schema generator and the MCP SDK client need it
 
 
-def install_node_clients() -> None:
+def start_node_clients() -> subprocess.Popen[bytes]:
     """Clients we did not write (VS Code's DebugClient, the TypeScript MCP SDK), pinned by
-    tests/node/package-lock.json: the tests drive the adapter and server through them."""
+    tests/node/package-lock.json: the tests drive the adapter and server through them.
+    npm ci is mostly download and unpacking, so it runs while dotnet compiles."""
     npm, node = shutil.which("npm"), shutil.which("node")
     if npm is None or node is None:
         raise SetupError(f"node and npm are not on PATH; the outside-client tests need Node.js {NODE_MAJOR}+")
     version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
     if int(version.lstrip("v").split(".")[0] or 0) < NODE_MAJOR:
         raise SetupError(f"the outside-client tests need Node.js {NODE_MAJOR}+, this is {version}")
-    run([npm, "ci", "--silent", "--no-audit", "--no-fund", "--prefix", str(NODE_CLIENTS)])
+    cmd = [npm, "ci", "--silent", "--no-audit", "--no-fund", "--prefix", str(NODE_CLIENTS)]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.Popen(cmd, cwd=ROOT)
+
+
+def finish_node_clients(npm: subprocess.Popen[bytes]) -> None:
+    if npm.wait() != 0:
+        raise SetupError(f"npm ci failed with exit code {npm.returncode} (tests/node)")
 
 
 SOS_TOOLS = ROOT / "tests" / ".tools"
@@ -227,8 +238,11 @@ def setup() -> None:
     check_python()
     create_venv()
     install_python_packages()
-    install_node_clients()
-    build_dotnet()
+    npm = start_node_clients()
+    try:
+        build_dotnet()
+    finally:
+        finish_node_clients(npm)
     install_sos()
     print("pyinspect is set up; try: .venv/bin/python examples/tour.py, or python3 build.py test", flush=True)
 
@@ -241,26 +255,39 @@ def demo() -> int:
     return subprocess.run(cmd, cwd=ROOT, check=False).returncode
 
 
+# Two pytest workers (pytest-xdist): most of a test's time is a debuggee or adapter starting
+# or waiting, so two at once fill a 2-core machine. Whole files go to one worker (loadfile):
+# a module's shared debuggee (its module-scoped fixture) starts once, as without workers.
+PYTEST_WORKERS = ["-n", "2", "--dist", "loadfile"]
+
+
 def test(pytest_args: list[str]) -> int:
-    """Both suites run even when the first fails, so one run shows every failure."""
+    """Both suites run even when one fails, so one run shows every failure. The C# unit
+    tests run while pytest does (their output is printed after pytest's): most of their
+    time is dotnet test starting."""
     if not VENV_PYTHON.exists():
         raise SetupError("no .venv: run `python3 build.py` first")
-    csharp = test_csharp()
-    cmd = [str(VENV_PYTHON), "-m", "pytest", *pytest_args]
-    print("+", " ".join(cmd), flush=True)
-    python = subprocess.run(cmd, cwd=ROOT, check=False).returncode
-    if csharp != 0:
+    with tempfile.TemporaryFile() as csharp_output:
+        csharp = start_csharp_tests(csharp_output)
+        cmd = [str(VENV_PYTHON), "-m", "pytest", *PYTEST_WORKERS, *pytest_args]
+        print("+", " ".join(cmd), flush=True)
+        python = subprocess.run(cmd, cwd=ROOT, check=False).returncode
+        csharp_status = csharp.wait()
+        csharp_output.seek(0)
+        sys.stdout.buffer.write(csharp_output.read())
+        sys.stdout.flush()
+    if csharp_status != 0:
         print("build.py: the C# unit tests failed (see above)", file=sys.stderr, flush=True)
-    return python if python != 0 else csharp
+    return python if python != 0 else csharp_status
 
 
-def test_csharp() -> int:
+def start_csharp_tests(output: IO[bytes]) -> subprocess.Popen[bytes]:
     """The xunit project as built by `python3 build.py` (or `python3 build.py dotnet`)."""
     if not CSHARP_TESTS_DLL.exists():
         raise SetupError(f"{CSHARP_TESTS_DLL} is missing: run `python3 build.py dotnet` first")
     cmd = [find_dotnet(), "test", str(CSHARP_TESTS), "--no-build", "-nologo", "-v", "q"]
-    print("+", " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT, env=dotnet_env(), check=False).returncode
+    print("+", " ".join(cmd), "(output after pytest's)", flush=True)
+    return subprocess.Popen(cmd, cwd=ROOT, env=dotnet_env(), stdout=output, stderr=subprocess.STDOUT)
 
 
 def main(argv: list[str]) -> int:
@@ -276,7 +303,7 @@ def main(argv: list[str]) -> int:
             build_dotnet()
             return 0
         if argv[0] == "node":
-            install_node_clients()
+            finish_node_clients(start_node_clients())
             return 0
         print(__doc__)
         return 2
