@@ -67,6 +67,13 @@ def shown(value: Any) -> str:
     return str(value)
 
 
+@dataclass(frozen=True)
+class Effect:
+    expression: str
+    getter: str
+    why: tuple[str, ...]  # words of which the refusal's reason must hold one
+
+
 # Expressions of getters (and methods) that change nothing. Those the program also computed
 # itself are checked against its truth file too.
 PURE = [
@@ -84,7 +91,7 @@ PURE = [
     "pair.Text", "pair.SameText",
     # structs
     "money.Amount", "money.Currency", "money.IsZero", "zero.IsZero", "money.WithTax", "money.Display",
-    "point.LengthSquared", "point.DoubledX", "point.Doubled",
+    "point.LengthSquared", "point.DoubledX",
     # statics
     "Settings.Level", "Settings.LevelSquared", "Settings.Mode", "Settings.Gcd(84, 36)",
     # BCL values in locals
@@ -95,7 +102,14 @@ PURE = [
     "text.IndexOf('w')", 'text.Contains("world")',
     # kin of the issue's own example (the program made `ages.Values` before the stop, so the
     # getter finds its cache filled and stores nothing)
-    "numbers.Where(n => n > 10).Count()", "ages.Values.Sum()",
+    "numbers.Where(n => n > 10).Count()",
+]
+
+# Pure getters the interpreter does not answer yet (docs/evaluation.md, "Not done yet"): each
+# is refused with the limit that stops it, changes nothing, and func-eval answers it.
+NOT_YET_INTERPRETED = [
+    Effect("point.Doubled", "GetterTruth.Point.get_Doubled", ("struct", "made")),
+    Effect("ages.Values.Sum()", "System.Linq.Enumerable.Cast", ("variance",)),
 ]
 
 
@@ -111,11 +125,17 @@ def test_a_side_effect_free_getter_answers_read_only_what_func_eval_answers(stop
     assert stop.truth["sideEffects"] == 0
 
 
-@dataclass(frozen=True)
-class Effect:
-    expression: str
-    getter: str
-    why: tuple[str, ...]  # words of which the refusal's reason must hold one
+@pytest.mark.parametrize("limit", NOT_YET_INTERPRETED, ids=[e.expression for e in NOT_YET_INTERPRETED])
+def test_a_pure_getter_the_interpreter_cannot_finish_is_refused_with_its_limit(stop: GetterStop, limit: Effect) -> None:
+    before = stop.counter()
+    with pytest.raises(EvaluationNeedsCallError) as refused:
+        stop.read_only(limit.expression)
+    message = refused.value.message
+    assert limit.getter in message, message
+    assert any(word in message for word in limit.why), f"no limit named: {message}"
+    assert stop.counter() == before
+    assert stop.with_calls(limit.expression)[0], "func-eval answers it"
+    assert stop.counter() == before
 
 
 EFFECTFUL = [

@@ -5,6 +5,10 @@ using MemoryTruth;
 // Usage: MemoryTruth.dll TRUTH.json          (collections and objects, truth written, then wait,
 //                                             echoing each stdin line to TRUTH.json.echo)
 //        MemoryTruth.dll big N READY.json    (a List<int> of N items for benchmarks, then wait)
+// Console.In is made before anything is measured or announced: made lazily at the first
+// ReadLine, its reader, handle and encoding objects would land on the heap between a test's
+// dump and its live read of the waiting program.
+TextReader stdin = Console.In;
 if (args.Length == 3 && args[0] == "big")
 {
     Big(int.Parse(args[1]), args[2]);
@@ -37,7 +41,7 @@ if (GC.CollectionCount(0) != collections)
     throw new InvalidOperationException("a GC ran while measuring: the truth is void");
 Subjects.Ready(bag, customer, self, chain, box, ints); // @bp ready
 // Each line on stdin is echoed beside the truth: a line that runs while a debugger is attached.
-while (Console.In.ReadLine() is { } line)
+while (stdin.ReadLine() is { } line)
     File.WriteAllText(args[0] + ".echo", line); // @bp echo
 GC.KeepAlive(bag);
 GC.KeepAlive(customer);
