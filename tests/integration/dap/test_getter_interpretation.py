@@ -125,14 +125,20 @@ def test_a_side_effect_free_getter_answers_read_only_what_func_eval_answers(stop
     assert stop.truth["sideEffects"] == 0
 
 
+def assert_refused_with_reason(stop: GetterStop, refusal: Effect) -> None:
+    """Read-only evaluation refuses, naming the getter and a reason (outside the names)."""
+    with pytest.raises(EvaluationNeedsCallError) as refused:
+        stop.read_only(refusal.expression)
+    message = refused.value.message
+    assert refusal.getter in message, message
+    reason = message.replace(refusal.getter, "").replace(refusal.expression, "").lower()
+    assert any(word.lower() in reason for word in refusal.why), f"no reason given: {message}"
+
+
 @pytest.mark.parametrize("limit", NOT_YET_INTERPRETED, ids=[e.expression for e in NOT_YET_INTERPRETED])
 def test_a_pure_getter_the_interpreter_cannot_finish_is_refused_with_its_limit(stop: GetterStop, limit: Effect) -> None:
     before = stop.counter()
-    with pytest.raises(EvaluationNeedsCallError) as refused:
-        stop.read_only(limit.expression)
-    message = refused.value.message
-    assert limit.getter in message, message
-    assert any(word in message for word in limit.why), f"no limit named: {message}"
+    assert_refused_with_reason(stop, limit)
     assert stop.counter() == before
     assert stop.with_calls(limit.expression)[0], "func-eval answers it"
     assert stop.counter() == before
@@ -151,12 +157,7 @@ EFFECTFUL = [
 @pytest.mark.parametrize("effect", EFFECTFUL, ids=[e.expression for e in EFFECTFUL])
 def test_a_getter_with_a_side_effect_is_refused_by_name_and_does_not_run(stop: GetterStop, effect: Effect) -> None:
     before = stop.counter()
-    with pytest.raises(EvaluationNeedsCallError) as refused:
-        stop.read_only(effect.expression)
-    message = refused.value.message
-    assert effect.getter in message, message
-    reason = message.replace(effect.getter, "").replace(effect.expression, "").lower()
-    assert any(word.lower() in reason for word in effect.why), f"no reason given: {message}"
+    assert_refused_with_reason(stop, effect)
     assert stop.counter() == before, "the read-only evaluation ran the getter"
     stop.with_calls(effect.expression)
     assert stop.counter() == before + 1, "func-eval did not run the getter: the counter proves nothing"
