@@ -40,8 +40,9 @@ def diagnostics_socket(view: ProcessView) -> str:
     """The path pyinspect connects to for the process's diagnostics socket; DumpError without one."""
     path = find_diagnostics_socket(view)
     if path is None:
-        raise DumpError(f"process {view.pid} has no diagnostics socket {view.temp_folder}/{_socket_name(view)} "
-                        f"(reached at {view.reach_temp(_socket_name(view))}): its runtime's diagnostics are off "
+        name = _socket_name(view)
+        raise DumpError(f"process {view.pid} has no diagnostics socket {view.temp_folder}/{name} "
+                        f"(reached at {view.reach_temp(name)}): its runtime's diagnostics are off "
                         "(DOTNET_EnableDiagnostics=0) or its temp folder is not the one it started with",
                         pid=view.pid)
     return path
