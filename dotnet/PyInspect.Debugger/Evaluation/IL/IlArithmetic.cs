@@ -106,6 +106,8 @@ public static class IlArithmetic
         if (a is DebuggeeObject x && b is DebuggeeObject y) return x.Address == y.Address;
         if (a is string s && b is string t)
             return ReferenceEquals(s, t) ? true : throw new IlRefusal("compares two strings by reference");
+        if (a is TypeValue ta && b is TypeValue tb) return ta.Type.SameAs(tb.Type);  // one Type object per type
+        if (a is TypeHandleValue ha && b is TypeHandleValue hb) return ha.Type.SameAs(hb.Type);
         if (a is IlRef || b is IlRef) throw new IlRefusal("compares pointers");
         return ReferenceEquals(a, b);
     }

@@ -93,7 +93,6 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
     /// <summary>A static field: refused where its class's static constructor may not have run (running it would be a side effect).</summary>
     public object? Static(IlField field)
     {
-        if (field.DeclaringType.Arguments.Count > 0) throw new IlRefusal($"reads a static field of a generic type ({field.DisplayName})");
         if (IsThreadStatic(field)) throw new IlRefusal($"reads a thread-static field ({field.DisplayName})");
         RefuseBeforeStaticConstructor(field.DeclaringType, $"reads {field.DisplayName}");
         return ReadStatic(field) is StaticValue read ? read.Value : throw new IlRefusal($"cannot read static field {field.DisplayName}");
@@ -102,7 +101,13 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
     /// <summary>The value of a static field, or null where it cannot be read.</summary>
     private StaticValue? ReadStatic(IlField field)
     {
-        if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out var value) < 0) return null;
+        ICorDebugValue value;
+        if (field.DeclaringType.Arguments.Count > 0)
+        {
+            // A generic type's statics are per instantiation: read through the instantiated type.
+            if (DebuggeeType(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out value) < 0) return null;
+        }
+        else if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out value) < 0) return null;
         object? read = Read(value);
         // A static of a struct type lives boxed: read the struct itself.
         if (field.FieldType.IsValueType && read is DebuggeeObject boxed && boxed.Target is ICorDebugBoxValue) read = Unbox(boxed);
@@ -110,6 +115,31 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
     }
 
     private sealed record StaticValue(object? Value);
+
+    /// <summary>A type as the debuggee's ICorDebugType (a generic instantiation built from its class and arguments).</summary>
+    private unsafe ICorDebugType DebuggeeType(IlType type)
+    {
+        IlNamed named = type switch
+        {
+            IlNamed n => n,
+            IlPrimitive p => resolver.PrimitiveAsNamed(p),
+            _ => throw new IlRefusal($"needs the debuggee's type {type.Key}"),
+        };
+        if (ClassOf(named) is not ICorDebugClass2 generic) throw new IlRefusal($"cannot instantiate {named.Key} in the debuggee");
+        var arguments = named.Arguments.Select(DebuggeeType).ToList();
+        var pointers = arguments.Select(a => (nint)System.Runtime.InteropServices.Marshalling.ComInterfaceMarshaller<ICorDebugType>.ConvertToUnmanaged(a)).ToArray();
+        try
+        {
+            int kind = named.IsValueType ? CorElementType.ValueType : CorElementType.Class;
+            fixed (nint* p = pointers)
+                if (generic.GetParameterizedType(kind, (uint)pointers.Length, p, out var instance) >= 0) return instance;
+        }
+        finally
+        {
+            foreach (nint pointer in pointers) System.Runtime.InteropServices.Marshal.Release(pointer);
+        }
+        throw new IlRefusal($"cannot instantiate {named.Key} in the debuggee");
+    }
 
     private readonly Dictionary<string, bool> _initialized = new(StringComparer.Ordinal);
 

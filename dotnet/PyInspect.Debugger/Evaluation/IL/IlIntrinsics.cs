@@ -21,7 +21,11 @@ public static class IlIntrinsics
 
     public static bool TryCall(IlMachine machine, IlMethod method, object?[] args, out object? result)
     {
-        result = null;
+        if (IlTypeValues.TryCall(machine, method, args, out result))
+        {
+            result = IlValue.ToStack(result);
+            return true;
+        }
         switch (method.DeclaringType.Name)
         {
             case "System.Object" when method.Name == ".ctor":

@@ -169,16 +169,23 @@ public sealed partial class IlMachine
                     throw new IlRefusal("stores into an element of something that is not an array");
             }
         }
-        if (name == "ldtoken" && IlResolver.Reader(f.Method.ModulePath) is var reader
-            && System.Reflection.Metadata.Ecma335.MetadataTokens.EntityHandle(token).Kind is System.Reflection.Metadata.HandleKind.FieldDefinition)
+        if (name == "ldtoken")
         {
-            f.Stack.Push(new FieldToken(Field()));  // for RuntimeHelpers.InitializeArray (array initializers)
-            return Step.Next;
+            switch (System.Reflection.Metadata.Ecma335.MetadataTokens.EntityHandle(token).Kind)
+            {
+                case System.Reflection.Metadata.HandleKind.FieldDefinition:
+                    f.Stack.Push(new FieldToken(Field()));  // for RuntimeHelpers.InitializeArray (array initializers)
+                    return Step.Next;
+                case System.Reflection.Metadata.HandleKind.TypeDefinition or System.Reflection.Metadata.HandleKind.TypeReference
+                    or System.Reflection.Metadata.HandleKind.TypeSpecification:
+                    f.Stack.Push(IlTypeValues.Handle(Type()));  // typeof(T): an adapter-side type, never a debuggee Type
+                    return Step.Next;
+            }
         }
         throw new IlRefusal(name switch
         {
             "ldftn" or "ldvirtftn" => "makes a delegate",
-            "ldtoken" => "reads runtime type handles (ldtoken)",
+            "ldtoken" => "reads the runtime handle of a method or a field (ldtoken)",
             "sizeof" => "asks the runtime for a type's size (sizeof)",
             "localloc" => "allocates on the stack (localloc)",
             "rethrow" => "rethrows an exception",
@@ -317,6 +324,7 @@ public sealed partial class IlMachine
         LocalBox box => box.Type,
         LocalArray array => new IlArray(array.Element, 1),
         string => IlPrimitive.String,
+        TypeValue => IlTypeValues.RuntimeTypeClass(resolver),
         _ => throw new IlRefusal($"asks the runtime type of {IlValue.Describe(value)}"),
     };
 }

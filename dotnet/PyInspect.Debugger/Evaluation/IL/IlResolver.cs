@@ -179,6 +179,14 @@ public sealed class IlResolver(ModuleCatalog modules)
             ? IlTypeKind.Class : IlTypeKind.Struct);
     }
 
+    /// <summary>A non-generic CoreLib class by namespace and name (System.RuntimeType), as the interpreter names it.</summary>
+    public IlNamed CoreLibClass(string ns, string name)
+    {
+        string corelib = AssemblyPath("System.Private.CoreLib") ?? throw new IlRefusal("System.Private.CoreLib is not loaded");
+        int token = TopLevel(corelib, ns, name) ?? throw new IlRefusal($"cannot find {ns}.{name}");
+        return new IlNamed(corelib, token, $"{ns}.{name}", [], KindOf(corelib, token));
+    }
+
     /// <summary>A method token (MethodDef, MemberRef, MethodSpec) of a body, in its generic context.</summary>
     public IlMethod ResolveMethod(string path, int token, IlGenericContext context)
     {

@@ -64,6 +64,13 @@ public sealed class LocalArray(IlType element, object?[] items)
 /// <summary>What `ldtoken` of a field pushes: the field whose static data initializes an array.</summary>
 public sealed record FieldToken(IlField Field);
 
+/// <summary>What `ldtoken` of a type pushes (its RuntimeTypeHandle): the type as the adapter knows it.</summary>
+public sealed record TypeHandleValue(IlType Type);
+
+/// <summary>`typeof(T)` (Type.GetTypeFromHandle of a type token) as the adapter knows it: compared by identity of
+/// the type, never a debuggee RuntimeType object (where one would be needed, the interpreter refuses).</summary>
+public sealed record TypeValue(IlType Type);
+
 /// <summary>A managed pointer: what ldloca, ldarga, ldflda and ldelema push.</summary>
 public abstract class IlRef
 {
@@ -165,6 +172,7 @@ public static class IlValue
     public static string Describe(object? value) => value switch
     {
         null => "null", string => "a string", DebuggeeObject => "a debuggee object", DebuggeeStruct s => $"a {s.Type.Key}",
-        LocalObject o => $"a {o.Type.Key}", IlRef => "a pointer", _ => value.GetType().Name,
+        LocalObject o => $"a {o.Type.Key}", IlRef => "a pointer",
+        TypeValue t => $"typeof({t.Type.Key})", TypeHandleValue h => $"the type handle of {h.Type.Key}", _ => value.GetType().Name,
     };
 }
