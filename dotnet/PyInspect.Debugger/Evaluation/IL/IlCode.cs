@@ -9,8 +9,15 @@ namespace PyInspect.Debugger.Evaluation.IL;
 /// int32 constants, locals), a long, a double, or int[] (switch targets as offsets).</summary>
 public readonly record struct IlInstruction(int Offset, OpCode OpCode, object? Operand);
 
-/// <summary>A try block's protected range and its handler, by IL offsets.</summary>
-public sealed record IlRegion(bool IsFinally, int TryStart, int TryEnd, int HandlerStart, int HandlerEnd);
+/// <summary>A try block's protected range and its handler, by IL offsets; a catch names its class token
+/// (CatchType), a filter where its filter block starts (FilterStart).</summary>
+public sealed record IlRegion(IlRegionKind Kind, int TryStart, int TryEnd, int HandlerStart, int HandlerEnd, int CatchType = 0, int FilterStart = 0)
+{
+    public bool IsFinally => Kind is IlRegionKind.Finally or IlRegionKind.Fault;
+    public bool Protects(int offset) => offset >= TryStart && offset < TryEnd;
+}
+
+public enum IlRegionKind { Catch, Filter, Finally, Fault }
 
 public sealed class IlCode
 {

@@ -59,6 +59,8 @@ public static class IlIntrinsics
             case "System.Runtime.CompilerServices.RuntimeHelpers" when method.Name == "InitializeArray" && args is [LocalArray array, FieldToken data]:
                 InitializeArray(array, data.Field);
                 return true;
+            case "System.Runtime.CompilerServices.Unsafe":
+                return TryUnsafe(method, args, out result);
             case "System.Runtime.CompilerServices.RuntimeHelpers" when method.Name == "IsReferenceOrContainsReferences" && method.MethodArguments.Count == 1:
                 IlType type = method.MethodArguments[0];
                 if (type is IlNamed { Kind: IlTypeKind.Struct }) return false;
@@ -97,6 +99,27 @@ public static class IlIntrinsics
         var raw = bytes.AsSpan();
         for (int i = 0; i < array.Items.Length; i++)
             array.Items[i] = IlValue.ToStack(EvalValues.FromBytes(element.ElementType, raw.Slice(i * size, size)));
+    }
+
+    /// <summary>The reinterpretations of Unsafe that change nothing the interpreter holds (its IL throws: the JIT implements it):
+    /// a reference or a pointer passed through as is, the null pointer and its test. Pointer arithmetic is refused.</summary>
+    private static bool TryUnsafe(IlMethod method, object?[] args, out object? result)
+    {
+        result = null;
+        switch (method.Name)
+        {
+            case "As" when args.Length == 1 && (method.MethodArguments.Count == 1 || args[0] is IlRef):  // As<T>(object), As<TFrom,TTo>(ref TFrom)
+            case "AsRef" when args.Length == 1 && args[0] is IlRef:
+                result = args[0];
+                return true;
+            case "NullRef" when args.Length == 0:
+                result = NullPointer.Instance;
+                return true;
+            case "IsNullRef" when args.Length == 1:
+                result = args[0] is NullPointer ? 1 : args[0] is IlRef ? 0 : throw new IlRefusal($"tests {IlValue.Describe(args[0])} as a pointer");
+                return true;
+        }
+        return false;
     }
 
     /// <summary>decimal's constructors (new decimal(int) and the like), computed here.</summary>

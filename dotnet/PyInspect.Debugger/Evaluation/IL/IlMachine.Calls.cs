@@ -119,7 +119,7 @@ public sealed partial class IlMachine
         if (value is not LocalObject exception) return new IlRefusal("throws an exception object that lives in the debuggee");
         if (exception.Fields.GetValueOrDefault("_message") is not string message)
             return new IlRefusal($"throws {exception.Type.Name} without a message");
-        return new IlThrown(exception.Type.Name, message);
+        return new IlThrown(exception.Type.Name, message) { Object = exception };
     }
 
     /// <summary>isinst/castclass: whether a non-null value is of a type; refused where variance or arrays would need the runtime's rules.</summary>

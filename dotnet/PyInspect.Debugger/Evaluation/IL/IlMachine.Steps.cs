@@ -75,6 +75,10 @@ public sealed partial class IlMachine
                 return new Step(StepKind.Leave, Int());
             case "endfinally":
                 return new Step(StepKind.EndFinally);
+            case "endfilter":
+                return new Step(StepKind.EndFilter, 0, Pop(f));
+            case "rethrow":
+                throw f.Caught.Count > 0 ? f.Caught.Peek() : new IlRefusal("rethrows outside a catch handler");
             case "throw":
                 throw Thrown(Pop(f));
             case "add" or "sub" or "mul" or "div" or "div.un" or "rem" or "rem.un" or "and" or "or" or "xor" or "shl" or "shr" or "shr.un"

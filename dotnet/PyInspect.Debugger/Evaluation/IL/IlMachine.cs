@@ -29,6 +29,8 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         public IReadOnlyList<IlType> LocalTypes { get; } = localTypes;
         public Stack<object?> Stack { get; } = new();
         public IlType? Constrained { get; set; }
+        /// <summary>The exceptions the catch handlers now running caught, innermost last (what `rethrow` throws).</summary>
+        public Stack<IlThrown> Caught { get; } = new();
     }
 
     private sealed record Body(IlCode Code, StandaloneSignatureHandle Locals);
@@ -41,8 +43,12 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         var definition = md.Reader.GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(key.Item2 & 0xFFFFFF));
         if (definition.RelativeVirtualAddress == 0) throw new IlRefusal("has no IL body");
         MethodBodyBlock block = md.PE.GetMethodBody(definition.RelativeVirtualAddress);
-        var regions = block.ExceptionRegions.Select(r => new IlRegion(r.Kind is ExceptionRegionKind.Finally or ExceptionRegionKind.Fault,
-            r.TryOffset, r.TryOffset + r.TryLength, r.HandlerOffset, r.HandlerOffset + r.HandlerLength)).ToList();
+        var regions = block.ExceptionRegions.Select(r => new IlRegion(r.Kind switch
+            {
+                ExceptionRegionKind.Catch => IlRegionKind.Catch, ExceptionRegionKind.Filter => IlRegionKind.Filter,
+                ExceptionRegionKind.Finally => IlRegionKind.Finally, _ => IlRegionKind.Fault,
+            }, r.TryOffset, r.TryOffset + r.TryLength, r.HandlerOffset, r.HandlerOffset + r.HandlerLength,
+            r.CatchType.IsNil ? 0 : MetadataTokens.GetToken(r.CatchType), r.FilterOffset)).ToList();
         return new Body(IlCode.Decode(block.GetILBytes(), regions), block.LocalSignature);
     });
 
@@ -57,7 +63,7 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
             if (method.IsStatic && method.Name != ".cctor" && !IsBeforeFieldInit(method.DeclaringType))
                 _debuggee.RefuseBeforeStaticConstructor(method.DeclaringType, $"calls {method.DisplayName}");
             Body body = BodyOf(method);
-            if (CallsItself(method, body.Code))  // a JIT intrinsic whose IL only stands in for what the JIT emits
+            if (CallsItself(method, body.Code) || ThrowsNotSupported(method, body.Code))  // a JIT intrinsic whose IL only stands in for what the JIT emits
                 throw new IlRefusal($"relies on the JIT to implement {method.DisplayName}");
             IReadOnlyList<IlType> localTypes = body.Locals.IsNil ? [] : IlResolver.Reader(method.ModulePath)
                 .GetStandaloneSignature(body.Locals).DecodeLocalSignature(new IlSignatures(resolver, method.ModulePath), method.Context);
@@ -82,6 +88,11 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
 
     private static bool CallsItself(IlMethod method, IlCode code) =>
         IsJitIntrinsic(method) && code.Instructions.Any(i => (i.OpCode == OpCodes.Call || i.OpCode == OpCodes.Callvirt) && i.Operand is int token && token == method.Token);
+
+    /// <summary>A JIT intrinsic whose IL throws PlatformNotSupportedException (CoreLib's Unsafe): the JIT's code is the method.</summary>
+    private bool ThrowsNotSupported(IlMethod method, IlCode code) =>
+        IsJitIntrinsic(method) && code.Instructions.Any(i => i.OpCode == OpCodes.Newobj && i.Operand is int token
+            && resolver.ResolveMethod(method.ModulePath, token, method.Context).DeclaringType.Name == "System.PlatformNotSupportedException");
 
     /// <summary>Marked [Intrinsic]: the JIT may replace its body (some bodies only call themselves).</summary>
     private static bool IsJitIntrinsic(IlMethod method)
@@ -125,7 +136,9 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         if (++Executed > budget) throw new IlRefusal($"ran past the budget of {budget} IL instructions");
     }
 
-    private object? Execute(Frame f, int index, bool untilEndfinally)
+    /// <summary>Runs from an instruction until `ret` (the method's result), or, for a finally block or a filter
+    /// (`untilEnd`), until its endfinally or endfilter (null, or the filter's verdict).</summary>
+    private object? Execute(Frame f, int index, bool untilEnd)
     {
         var code = f.Code.Instructions;
         while (true)
@@ -138,10 +151,10 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
             {
                 step = Step1(f, instruction, index);
             }
-            catch (IlThrown)
+            catch (IlThrown thrown)
             {
-                Unwind(f, instruction.Offset);
-                throw;
+                index = f.Code.IndexOf(Unwind(f, instruction.Offset, thrown));
+                continue;
             }
             switch (step.Kind)
             {
@@ -149,28 +162,87 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
                 case StepKind.Jump: index = f.Code.IndexOf(step.Target); break;
                 case StepKind.Leave:
                     RunFinallies(f, instruction.Offset, step.Target);
+                    LeaveCatches(f, instruction.Offset, step.Target);
                     f.Stack.Clear();
                     index = f.Code.IndexOf(step.Target);
                     break;
-                case StepKind.EndFinally:
-                    if (untilEndfinally) return null;
-                    throw new IlRefusal("reached endfinally outside a finally block");
+                case StepKind.EndFinally or StepKind.EndFilter:
+                    if (untilEnd) return step.Value;
+                    throw new IlRefusal($"reached {(step.Kind == StepKind.EndFilter ? "endfilter" : "endfinally")} outside its block");
                 case StepKind.Return:
                     return step.Value;
             }
         }
     }
 
-    /// <summary>An exception leaving protected blocks: their finally blocks run (innermost first), then it goes on.
-    /// A catch is refused: which handler runs, and what it does with the exception, is not modelled.</summary>
-    private void Unwind(Frame f, int offset)
+    /// <summary>An exception leaving protected blocks (innermost first): a finally block runs and it goes on; a catch
+    /// whose class the exception is an instance of (base classes included), or a filter that answers true, takes it:
+    /// the offset its handler starts at. None takes it: it leaves the method.</summary>
+    private int Unwind(Frame f, int offset, IlThrown thrown)
     {
         foreach (var region in f.Code.Regions)
         {
-            if (offset < region.TryStart || offset >= region.TryEnd) continue;
-            if (!region.IsFinally) throw new IlRefusal("catches an exception (try/catch is not interpreted)");
+            if (!region.Protects(offset)) continue;
             f.Stack.Clear();
-            Execute(f, f.Code.IndexOf(region.HandlerStart), true);
+            if (region.IsFinally)
+            {
+                Execute(f, f.Code.IndexOf(region.HandlerStart), true);
+                continue;
+            }
+            LocalObject exception = ExceptionObject(thrown);
+            bool takes = region.Kind == IlRegionKind.Catch
+                ? IsInstance(exception, resolver.ResolveType(f.Method.ModulePath, region.CatchType, f.Method.Context))
+                : Filter(f, region, exception);
+            if (!takes) continue;
+            f.Stack.Clear();
+            f.Stack.Push(exception);
+            f.Caught.Push(thrown);
+            return region.HandlerStart;
+        }
+        throw thrown;
+    }
+
+    /// <summary>A filter block run on the exception: its endfilter's verdict (an exception inside it means false, as the runtime has it).</summary>
+    private bool Filter(Frame f, IlRegion region, LocalObject exception)
+    {
+        var saved = f.Stack.ToArray();
+        f.Stack.Clear();
+        f.Stack.Push(exception);
+        try
+        {
+            return IlValue.AsLong(Execute(f, f.Code.IndexOf(region.FilterStart), true)) != 0;
+        }
+        catch (IlThrown)
+        {
+            return false;
+        }
+        finally
+        {
+            f.Stack.Clear();
+            foreach (object? value in saved.Reverse()) f.Stack.Push(value);
+        }
+    }
+
+    /// <summary>The exception as the object a catch handler gets: the one `throw` threw, or the runtime's own
+    /// exception (NullReferenceException, ...) made adapter-side with its message.</summary>
+    private LocalObject ExceptionObject(IlThrown thrown)
+    {
+        if (thrown.Object is { } made) return made;
+        int dot = thrown.TypeName.LastIndexOf('.');
+        IlNamed type = resolver.CoreLibClass(thrown.TypeName[..Math.Max(dot, 0)], thrown.TypeName[(dot + 1)..]);
+        var exception = new LocalObject(type);
+        exception.Fields["_message"] = thrown.Message;
+        thrown.Object = exception;
+        return exception;
+    }
+
+    private static void LeaveCatches(Frame f, int from, int to)
+    {
+        foreach (var region in f.Code.Regions)
+        {
+            if (region.IsFinally || f.Caught.Count == 0) continue;
+            bool inHandler = from >= region.HandlerStart && from < region.HandlerEnd;
+            if (inHandler && !(to >= region.HandlerStart && to < region.HandlerEnd)) f.Caught.Pop();
         }
     }
 
@@ -179,13 +251,11 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         foreach (var region in f.Code.Regions)
         {
             if (!region.IsFinally) continue;
-            bool inside = from >= region.TryStart && from < region.TryEnd;
-            bool targetInside = to >= region.TryStart && to < region.TryEnd;
-            if (inside && !targetInside) Execute(f, f.Code.IndexOf(region.HandlerStart), true);
+            if (region.Protects(from) && !region.Protects(to)) Execute(f, f.Code.IndexOf(region.HandlerStart), true);
         }
     }
 
-    private enum StepKind { Next, Jump, Leave, EndFinally, Return }
+    private enum StepKind { Next, Jump, Leave, EndFinally, EndFilter, Return }
 
     private readonly record struct Step(StepKind Kind, int Target = 0, object? Value = null)
     {

@@ -19,6 +19,8 @@ public sealed class IlRefusal(string reason) : Exception(reason)
 public sealed class IlThrown(string typeName, string message) : Exception(message)
 {
     public string TypeName { get; } = typeName;
+    /// <summary>The exception object (adapter-side) a catch handler gets; made on first catch for the runtime's own exceptions.</summary>
+    public LocalObject? Object { get; set; }
 }
 
 /// <summary>A non-null reference to a debuggee object (class instance, array, boxed value).</summary>
@@ -100,6 +102,14 @@ public sealed class BoxRef(LocalBox box) : IlRef
 {
     public override object? Get() => box.Value;
     public override void Set(object? value) => box.Value = IlValue.CopyIfStruct(value);
+}
+
+/// <summary>Unsafe.NullRef: a managed pointer to nothing (reading or writing through it throws, as in the runtime).</summary>
+public sealed class NullPointer : IlRef
+{
+    public static readonly NullPointer Instance = new();
+    public override object? Get() => throw IlErrors.NullReference();
+    public override void Set(object? value) => throw IlErrors.NullReference();
 }
 
 /// <summary>A location in the debuggee (a field, an element, a struct's storage): read, never written.</summary>
