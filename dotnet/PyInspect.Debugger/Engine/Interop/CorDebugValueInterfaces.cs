@@ -100,6 +100,21 @@ public partial interface ICorDebugType
     [PreserveSig] int GetRank(out uint rank);
 }
 
+/// <summary>A type's identity in the runtime: Token1 is its TypeHandle (what a RuntimeType's m_handle holds).</summary>
+[StructLayout(LayoutKind.Sequential)]
+public struct CorTypeId
+{
+    public ulong Token1;
+    public ulong Token2;
+}
+
+[GeneratedComInterface]
+[Guid("E6E91D79-693D-48BC-B417-8284B4F10FB5")]
+public partial interface ICorDebugType2
+{
+    [PreserveSig] unsafe int GetTypeID(CorTypeId* id);
+}
+
 [GeneratedComInterface]
 [Guid("10F27499-9DF2-43ce-8333-A321D7C99CB4")]
 public partial interface ICorDebugTypeEnum : ICorDebugEnum

@@ -116,6 +116,14 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
 
     private sealed record StaticValue(object? Value);
 
+    /// <summary>A type's TypeHandle in the debuggee (what `typeof(X).TypeHandle.Value` would be), or null where it has none yet.</summary>
+    public unsafe ulong? TypeHandle(IlType type)
+    {
+        if (DebuggeeType(type) is not ICorDebugType2 typed) return null;
+        CorTypeId id;
+        return typed.GetTypeID(&id) >= 0 && id.Token1 != 0 ? id.Token1 : null;
+    }
+
     /// <summary>A type as the debuggee's ICorDebugType (a generic instantiation built from its class and arguments).</summary>
     private unsafe ICorDebugType DebuggeeType(IlType type)
     {

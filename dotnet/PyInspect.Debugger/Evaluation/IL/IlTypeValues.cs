@@ -77,8 +77,22 @@ public static class IlTypeValues
             (null, _) or (_, null) => false,
             (TypeValue x, TypeValue y) => x.Type.SameAs(y.Type),
             (DebuggeeObject x, DebuggeeObject y) when IsRuntimeType(machine, x) && IsRuntimeType(machine, y) => x.Address == y.Address,
+            (TypeValue x, DebuggeeObject y) when IsRuntimeType(machine, y) => SameAsHeld(machine, x, y),
+            (DebuggeeObject x, TypeValue y) when IsRuntimeType(machine, x) => SameAsHeld(machine, y, x),
             _ => throw new IlRefusal($"compares {IlValue.Describe(a)} with {IlValue.Describe(b)} (a Type object the debuggee holds is not matched to a type)"),
         };
+    }
+
+    /// <summary>typeof(X) against a RuntimeType the debuggee holds: the same type when its m_handle is X's TypeHandle.</summary>
+    private static bool SameAsHeld(IlMachine machine, TypeValue type, DebuggeeObject held)
+    {
+        IlNamed runtimeType = RuntimeTypeClass(machine.Resolver);
+        IlField handle = machine.Resolver.InstanceFields(runtimeType).FirstOrDefault(f => f.Name == "m_handle")
+            ?? throw new IlRefusal("cannot find RuntimeType.m_handle");
+        long value = IlValue.AsLong(machine.Debuggee.Field(held, handle));
+        ulong mine = machine.Debuggee.TypeHandle(type.Type)
+            ?? throw new IlRefusal($"compares {IlValue.Describe(type)} with a Type the debuggee holds, and the debuggee has no handle for it");
+        return unchecked((ulong)value) == mine;
     }
 
     private static bool IsRuntimeType(IlMachine machine, DebuggeeObject value) => machine.RuntimeType(value) is IlNamed { Name: "System.RuntimeType" };
