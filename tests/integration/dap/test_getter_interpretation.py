@@ -100,6 +100,17 @@ PURE = [
     "nothing.HasValue", "string.IsNullOrEmpty(text)", "string.IsNullOrEmpty(empty)", "text.Length", "price * quantity",
     "builder.Length", "version.Minor", "pairOfBcl.Key", "pairOfBcl.Value.Month", "text.ToUpperInvariant()",
     "text.IndexOf('w')", 'text.Contains("world")',
+    # typeof: `typeof(TFeature) ==` chains as Kestrel's feature collection has them, a Type the
+    # program holds against typeof, GetType() against typeof, typeof of a type argument
+    "features.Method", "features.UserName", "anonymous.UserName", "features.HasMissing", "features.HeldKindIsUser",
+    "features.HeldKindIsRequest", "features.RequestIsFeature", "textSlot.Kind", "numberSlot.Kind", "personSlot.Kind",
+    # statics of generic types (Registry<string>.Items, EqualityComparer<string>.Default)
+    "catalog.RegisteredNames", "catalog.NamesEqual",
+    # try/catch: by the class, by a base class, by a filter
+    "guarded.SafeTenth", "guarded.CaughtByBase", "guarded.CaughtByFilter",
+    # Dictionary lookups by string key (the BCL's non-randomized string hash) and by int key
+    'ages["bob"]', 'ages.ContainsKey("ann")', 'ages.ContainsKey("zed")', "names[2]", "names.ContainsKey(3)",
+    "names.ContainsKey(7)",
     # kin of the issue's own example (the program made `ages.Values` before the stop, so the
     # getter finds its cache filled and stores nothing)
     "numbers.Where(n => n > 10).Count()",
@@ -170,6 +181,8 @@ THROWING = {
     "thrower.FifthOfList": ("System.ArgumentOutOfRangeException", "Index was out of range."),
     "thrower.MissingValue": ("System.InvalidOperationException", "Nullable object must have a value."),
     "thrower.Quotient": ("System.DivideByZeroException", "Attempted to divide by zero."),
+    # a try/catch whose catch does not match lets the exception out
+    "guarded.Unmatched": ("System.IndexOutOfRangeException", "Index was outside the bounds of the array."),
 }
 
 _THREW = re.compile(r"\b(System\.\w*Exception): (.*)$", re.DOTALL)

@@ -57,6 +57,16 @@ public static class Program
         var tracker = new Tracker();
         var thrower = new Thrower();
         var spinner = new Spinner();
+        var features = new Features(new RequestFeature("GET"), new UserFeature("ada"));
+        var anonymous = new Features(new RequestFeature("POST"), null);
+        var textSlot = new Slot<string>();
+        var numberSlot = new Slot<int>();
+        var personSlot = new Slot<Person>();
+        Registry<string>.Items.Add("first");
+        Registry<string>.Items.Add("second");
+        var catalog = new Catalog("ada", "ada");
+        var guarded = new Guarded([5, 6, 7]);
+        var names = new Dictionary<int, string> { [1] = "one", [2] = "two", [3] = "three" };
 
         var values = new Dictionary<string, object>
         {
@@ -82,13 +92,24 @@ public static class Program
             ["text.Length"] = text.Length, ["builder.Length"] = builder.Length, ["version.Minor"] = version.Minor,
             ["pairOfBcl.Key"] = pairOfBcl.Key, ["ages.Values.Sum()"] = ages.Values.Sum(), ["text.ToUpperInvariant()"] = text.ToUpperInvariant(),
             ["text.IndexOf('w')"] = text.IndexOf('w'), ["text.Contains(\"world\")"] = text.Contains("world"),
+            ["features.Method"] = features.Method, ["features.UserName"] = features.UserName,
+            ["anonymous.UserName"] = anonymous.UserName, ["features.HasMissing"] = features.HasMissing,
+            ["features.HeldKindIsUser"] = features.HeldKindIsUser, ["features.HeldKindIsRequest"] = features.HeldKindIsRequest,
+            ["features.RequestIsFeature"] = features.RequestIsFeature,
+            ["textSlot.Kind"] = textSlot.Kind, ["numberSlot.Kind"] = numberSlot.Kind, ["personSlot.Kind"] = personSlot.Kind,
+            ["catalog.RegisteredNames"] = catalog.RegisteredNames, ["catalog.NamesEqual"] = catalog.NamesEqual,
+            ["guarded.SafeTenth"] = guarded.SafeTenth, ["guarded.CaughtByBase"] = guarded.CaughtByBase,
+            ["guarded.CaughtByFilter"] = guarded.CaughtByFilter,
+            ["ages[\"bob\"]"] = ages["bob"], ["ages.ContainsKey(\"ann\")"] = ages.ContainsKey("ann"),
+            ["ages.ContainsKey(\"zed\")"] = ages.ContainsKey("zed"),
+            ["names[2]"] = names[2], ["names.ContainsKey(3)"] = names.ContainsKey(3), ["names.ContainsKey(7)"] = names.ContainsKey(7),
         };
         var truth = new Dictionary<string, object> { ["sideEffects"] = SideEffects.Count, ["values"] = values };
         File.WriteAllText(truthFile, JsonSerializer.Serialize(truth));
         Console.WriteLine("getters ready"); // @bp getters
         GC.KeepAlive(new object[] { person, loner, circle, square, rectangle, named, intBox, textBox, emptyBox, pair, money, zero,
             point, ages, numbers, unique, queue, when, span, maybe, nothing, text, empty, price, quantity, builder, version,
-            pairOfBcl, tracker, thrower, spinner });
+            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names });
     }
 
     private static void Conditions(string truthFile)

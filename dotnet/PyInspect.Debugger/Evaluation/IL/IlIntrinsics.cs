@@ -37,6 +37,11 @@ public static class IlIntrinsics
             case IlInterpolation.HandlerType:
                 result = IlInterpolation.Call(machine, method, args);
                 return true;
+            case "System.String" when method.Name is "GetNonRandomizedHashCode" or "GetNonRandomizedHashCodeOrdinalIgnoreCase" && args is [string self]:
+                // Dictionary<string, ...>'s default hash: not seeded per process (unlike string.GetHashCode), the same in the adapter.
+                result = typeof(string).GetMethod(method.Name, BindingFlags.NonPublic | BindingFlags.Instance, [])?.Invoke(self, [])
+                    ?? throw new IlRefusal($"cannot compute {method.DisplayName} in the adapter");
+                return true;
             case "System.String" when StringMembers.Contains(method.Name):
                 if (CultureSensitive.Contains(method.Name) && method.Parameters.Any(p => p.SameAs(IlPrimitive.String))
                     && !method.Parameters.Any(p => p.Key == "System.StringComparison"))

@@ -132,6 +132,8 @@ public sealed partial class IlMachine
         {
             if (target is IlArray wanted && wanted.Element.SameAs(array.Element) && wanted.Rank == array.Rank) return true;
             if (target.Key == "System.Array") return true;
+            // An array's classes are itself, System.Array and object: any other class (string, ...) is not one.
+            if (target is IlPrimitive or IlNamed { IsInterface: false }) return false;
             throw new IlRefusal($"tests an array against {target.Key}");
         }
         if (target is IlArray) return false;
