@@ -75,6 +75,54 @@ public static class IlSamples
         return result;
     }
 
+    public static bool IsText(int which) => (which == 0 ? "text" : (object)which).GetType() == typeof(string);
+    public static string TypeKind(int which) => which switch { 0 => Kind<string>(), 1 => Kind<int>(), _ => Kind<Version>() };
+    private static string Kind<T>() => typeof(T) == typeof(string) ? "text" : typeof(T).IsValueType ? "value" : "reference";
+    public static bool SameHandle() => typeof(int).TypeHandle.Equals(typeof(int).TypeHandle) && !typeof(int).Equals(typeof(long));
+    public static int HashOfType() => typeof(string).GetHashCode();
+
+    public static int CatchIndex(int i)
+    {
+        try { return new[] { 1, 2, 3 }[i]; }
+        catch (IndexOutOfRangeException) { return -1; }
+    }
+
+    public static string CatchByBase(string why)
+    {
+        try { throw new InvalidOperationException(why); }
+        catch (SystemException e) { return "caught " + e.Message; }
+    }
+
+    public static int Filtered(int d)
+    {
+        try { return 10 / d; }
+        catch (Exception e) when (e is DivideByZeroException) { return -3; }
+    }
+
+    public static int Unmatched(int i)
+    {
+        try { return new[] { 1 }[i]; }
+        catch (DivideByZeroException) { return -2; }
+    }
+
+    public static int Rethrown(int i)
+    {
+        try { return new[] { 1 }[i]; }
+        catch (IndexOutOfRangeException) { throw; }
+    }
+
+    public static int FinallyThenCatch(int i)
+    {
+        int result = 0;
+        try
+        {
+            try { result = new[] { 1 }[i]; }
+            finally { result += 10; }
+        }
+        catch (IndexOutOfRangeException) { result += 100; }
+        return result;
+    }
+
     public static int Reset() { Counter = 7; return 0; }
 
     public static int Locks(object gate)
@@ -184,6 +232,32 @@ public sealed class IlInterpreterTests
         var noValue = Assert.Throws<IlThrown>(() => Run(nameof(IlSamples.NullableValue), -5));
         Assert.Equal("System.InvalidOperationException", noValue.TypeName);
         Assert.Equal(new InvalidOperationException(Nullable()).Message, noValue.Message);
+    }
+
+    [Fact]
+    public void Typeof_compares_types_without_the_runtimes_Type_objects()
+    {
+        SameAsDotNet(nameof(IlSamples.IsText), 0);
+        SameAsDotNet(nameof(IlSamples.IsText), 5);
+        SameAsDotNet(nameof(IlSamples.TypeKind), 0);
+        SameAsDotNet(nameof(IlSamples.TypeKind), 1);
+        SameAsDotNet(nameof(IlSamples.TypeKind), 2);
+        SameAsDotNet(nameof(IlSamples.SameHandle));
+        Assert.Contains("needs the debuggee's Type object", Assert.Throws<IlRefusal>(() => Run(nameof(IlSamples.HashOfType))).Reason);
+    }
+
+    [Fact]
+    public void Catch_handlers_take_the_exceptions_they_name_and_let_the_others_out()
+    {
+        SameAsDotNet(nameof(IlSamples.CatchIndex), 1);
+        SameAsDotNet(nameof(IlSamples.CatchIndex), 7);
+        SameAsDotNet(nameof(IlSamples.CatchByBase), "not today");
+        SameAsDotNet(nameof(IlSamples.Filtered), 0);
+        SameAsDotNet(nameof(IlSamples.Filtered), 5);
+        SameAsDotNet(nameof(IlSamples.FinallyThenCatch), 0);
+        SameAsDotNet(nameof(IlSamples.FinallyThenCatch), 3);
+        Assert.Equal("System.IndexOutOfRangeException", Assert.Throws<IlThrown>(() => Run(nameof(IlSamples.Unmatched), 4)).TypeName);
+        Assert.Equal("System.IndexOutOfRangeException", Assert.Throws<IlThrown>(() => Run(nameof(IlSamples.Rethrown), 4)).TypeName);
     }
 
     private static string Nullable()

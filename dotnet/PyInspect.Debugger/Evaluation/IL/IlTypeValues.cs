@@ -54,6 +54,7 @@ public static class IlTypeValues
         result = method.Name switch
         {
             "Equals" when args.Length == 2 => Same(machine, typeValue, args[1]),
+            "get_TypeHandle" => new TypeHandleValue(typeValue.Type),
             "get_IsValueType" => typeValue.Type.IsValueType,
             "get_IsInterface" => typeValue.Type is IlNamed { IsInterface: true },
             "get_IsArray" => typeValue.Type is IlArray,
