@@ -9,6 +9,7 @@ the app's data implies; the request then completes, so the app was left running.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 
 import pytest
@@ -38,8 +39,15 @@ INTERPRETED = [
 ]
 
 
+@dataclass
+class App:
+    peer: WirePeer
+    port: int
+    first_resumed: bool = False
+
+
 @pytest.fixture(scope="module")
-def paused() -> Iterator[PausedAt]:
+def app() -> Iterator[App]:
     port = free_port()
     peer = WirePeer("--interpreter=vscode")
     try:
@@ -49,14 +57,35 @@ def paused() -> Iterator[PausedAt]:
                                            "breakpoints": [{"line": marker_line(WEBAPP, "compute-first", "Services.cs")}]}))
         ok(peer.request("configurationDone"))
         wait_until_serving(port)
-        answer = request_in_background(port, "/orders/7/total")
-        at = PausedAt(peer)
-        yield at
-        ok(peer.request("continue", {"threadId": at.thread}))
-        assert answer.result(60).status == 200
+        yield App(peer, port)
         assert http_get(port, "/orders/count").body == "10000"  # nothing the evaluations ran changed the app
     finally:
         peer.close()
+
+
+@pytest.fixture(scope="module")
+def paused(app: App) -> Iterator[PausedAt]:
+    answer = request_in_background(app.port, "/orders/7/total")
+    at = PausedAt(app.peer)
+    yield at
+    if not app.first_resumed:
+        ok(app.peer.request("continue", {"threadId": at.thread}))
+    assert answer.result(60).status == 200
+
+
+@pytest.fixture(scope="module")
+def summary(app: App, paused: PausedAt) -> Iterator[PausedAt]:
+    """The same app resumed from the first stop, paused in the summary handler with the request's
+    HttpContext (`context`) in reach: Kestrel's feature getters (typeof chains in HttpProtocol.Get<T>)."""
+    ok(app.peer.request("setBreakpoints", {"source": {"path": str(target_source(WEBAPP))},
+                                           "breakpoints": [{"line": marker_line(WEBAPP, "summary")}]}))
+    ok(app.peer.request("continue", {"threadId": paused.thread}))
+    app.first_resumed = True
+    answer = request_in_background(app.port, "/orders/7/summary")
+    at = PausedAt(app.peer)
+    yield at
+    ok(app.peer.request("continue", {"threadId": at.thread}))
+    assert answer.result(60).status == 200
 
 
 def read_only(at: PausedAt, expression: str) -> str:
@@ -86,3 +115,31 @@ def test_a_method_that_changes_the_app_is_still_refused_with_its_reason(paused: 
     assert "needs a call into the debuggee (func-eval): System.Collections.Generic.List.Clear (" in response["message"]
     assert "stores into field" in response["message"]
     assert read_only(paused, "_repository.All[0].Lines.Count") == "1"
+
+
+# In the summary handler, through the request's HttpContext: Dictionary.Comparer tests
+# `typeof(TKey) == typeof(string)`; StringValues tests its one field against string and string[].
+# Run last: the fixture resumes the first stop.
+FEATURES = [
+    "repository._byId.Comparer",
+    "context._response.ContentType",
+]
+
+
+@pytest.mark.parametrize("expression", FEATURES)
+def test_typeof_tests_in_app_and_bcl_getters_answer_what_func_eval_answers(summary: PausedAt, expression: str) -> None:
+    assert read_only(summary, expression) == with_calls(summary, expression)
+
+
+@pytest.mark.parametrize("expression", ["context.User", "context.Items"])
+def test_a_feature_getter_runs_kestrels_typeof_chain_and_stops_at_the_cache_it_would_fill(
+        summary: PausedAt, expression: str) -> None:
+    """HttpProtocol.Get<TFeature> (`typeof(TFeature) == typeof(IHttpRequestFeature)`, ..., then the
+    Type keys the app holds) is interpreted; what is refused is FeatureReferences.UpdateCached's
+    store of the found feature into the context's cache, which func-eval does make."""
+    response = summary.evaluate(expression, noSideEffects=True)
+    assert response["success"] is False
+    message = response["message"]
+    assert "ldtoken" not in message and "type handle" not in message, message
+    assert "stores into field" in message and "UpdateCached" in message, message
+    assert with_calls(summary, expression).startswith("{")
