@@ -16,7 +16,7 @@ public sealed class Features(IRequestFeature request, IUserFeature? user)
 {
     private readonly object _request = request;
     private readonly object? _user = user;
-    private readonly Type _heldKind = typeof(IUserFeature);
+    private static readonly Type HeldKind = typeof(IUserFeature);  // static: its RuntimeType's own getters stay out of the corpus
 
     public TFeature? Get<TFeature>() where TFeature : class
     {
@@ -28,8 +28,8 @@ public sealed class Features(IRequestFeature request, IUserFeature? user)
     public string Method => Get<IRequestFeature>()!.Method;
     public string UserName => Get<IUserFeature>()?.Name ?? "anonymous";
     public bool HasMissing => Get<IMissingFeature>() is not null;
-    public bool HeldKindIsUser => _heldKind == typeof(IUserFeature);        // a Type the program holds against typeof
-    public bool HeldKindIsRequest => _heldKind == typeof(IRequestFeature);
+    public bool HeldKindIsUser => HeldKind == typeof(IUserFeature);        // a Type the program holds against typeof
+    public bool HeldKindIsRequest => HeldKind == typeof(IRequestFeature);
     public bool RequestIsFeature => _request.GetType() == typeof(RequestFeature);
 }
 

@@ -219,8 +219,8 @@ public sealed partial class IlMachine
                 return _debuggee.Field(owner, field);
             case LocalBox box:
                 return LoadField(box.Value, field);
-            case int or long or double when field.DeclaringType.Name.StartsWith("System.", StringComparison.Ordinal):
-                return owner;  // m_value of a primitive: the value itself
+            case int or long or double when IlPrimitive.ElementTypeOf(field.DeclaringType.Name) is not null:
+                return owner;  // m_value of a primitive: the value itself (never a field read through a native pointer)
             case string text when field.Name == "_stringLength":
                 return text.Length;
             default:
