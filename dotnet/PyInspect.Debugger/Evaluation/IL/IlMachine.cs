@@ -63,7 +63,7 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
             if (method.IsStatic && method.Name != ".cctor" && !IsBeforeFieldInit(method.DeclaringType))
                 _debuggee.RefuseBeforeStaticConstructor(method.DeclaringType, $"calls {method.DisplayName}");
             Body body = BodyOf(method);
-            if (CallsItself(method, body.Code) || ThrowsNotSupported(method, body.Code))  // a JIT intrinsic whose IL only stands in for what the JIT emits
+            if (IsJitIntrinsic(method) && (CallsItself(method, body.Code) || ThrowsNotSupported(method, body.Code)))  // IL that only stands in for what the JIT emits
                 throw new IlRefusal($"relies on the JIT to implement {method.DisplayName}");
             IReadOnlyList<IlType> localTypes = body.Locals.IsNil ? [] : IlResolver.Reader(method.ModulePath)
                 .GetStandaloneSignature(body.Locals).DecodeLocalSignature(new IlSignatures(resolver, method.ModulePath), method.Context);
@@ -87,11 +87,11 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
             & System.Reflection.TypeAttributes.BeforeFieldInit) != 0;
 
     private static bool CallsItself(IlMethod method, IlCode code) =>
-        IsJitIntrinsic(method) && code.Instructions.Any(i => (i.OpCode == OpCodes.Call || i.OpCode == OpCodes.Callvirt) && i.Operand is int token && token == method.Token);
+        code.Instructions.Any(i => (i.OpCode == OpCodes.Call || i.OpCode == OpCodes.Callvirt) && i.Operand is int token && token == method.Token);
 
     /// <summary>A JIT intrinsic whose IL throws PlatformNotSupportedException (CoreLib's Unsafe): the JIT's code is the method.</summary>
     private bool ThrowsNotSupported(IlMethod method, IlCode code) =>
-        IsJitIntrinsic(method) && code.Instructions.Any(i => i.OpCode == OpCodes.Newobj && i.Operand is int token
+        code.Instructions.Any(i => i.OpCode == OpCodes.Newobj && i.Operand is int token
             && resolver.ResolveMethod(method.ModulePath, token, method.Context).DeclaringType.Name == "System.PlatformNotSupportedException");
 
     /// <summary>Marked [Intrinsic]: the JIT may replace its body (some bodies only call themselves).</summary>
