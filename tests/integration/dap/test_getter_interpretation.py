@@ -162,6 +162,8 @@ EFFECTFUL = [
     Effect("tracker.Logged", "GetterTruth.Tracker.get_Logged", ("Console", "I/O", "native", "WriteLine")),
     Effect("tracker.Locked", "GetterTruth.Tracker.get_Locked", ("lock", "Monitor")),
     Effect("NeverTouched.Answer", "GetterTruth.NeverTouched.get_Answer", ("static constructor", "cctor", "initializ")),  # unrun cctor
+    # the same for a generic type's instantiation, whose statics are read through it
+    Effect("genericStatics.Untouched", "GetterTruth.GenericStatics.get_Untouched", ("static constructor",)),
 ]
 
 

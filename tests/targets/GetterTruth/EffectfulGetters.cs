@@ -142,3 +142,23 @@ public sealed class Item(int id)
         }
     }
 }
+
+/// <summary>NeverTouched as a generic type: the statics of NeverTouchedOf&lt;int&gt; are their own
+/// (the instantiation's static constructor has not run at the stop), read through the instantiation.</summary>
+public static class NeverTouchedOf<T>
+{
+    private static readonly int _answer;
+
+    static NeverTouchedOf()
+    {
+        SideEffects.Count++;
+        _answer = 42;
+    }
+
+    public static int Answer => _answer;
+}
+
+public sealed class GenericStatics
+{
+    public int Untouched => NeverTouchedOf<int>.Answer;
+}

@@ -67,6 +67,7 @@ public static class Program
         var catalog = new Catalog("ada", "ada");
         var guarded = new Guarded([5, 6, 7]);
         var names = new Dictionary<int, string> { [1] = "one", [2] = "two", [3] = "three" };
+        var genericStatics = new GenericStatics();
 
         var values = new Dictionary<string, object>
         {
@@ -109,7 +110,7 @@ public static class Program
         Console.WriteLine("getters ready"); // @bp getters
         GC.KeepAlive(new object[] { person, loner, circle, square, rectangle, named, intBox, textBox, emptyBox, pair, money, zero,
             point, ages, numbers, unique, queue, when, span, maybe, nothing, text, empty, price, quantity, builder, version,
-            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names });
+            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names, genericStatics });
     }
 
     private static void Conditions(string truthFile)
