@@ -36,6 +36,8 @@ INTERPRETED = [
     "string.IsNullOrEmpty(_repository.All[0].Customer)",
     "_repository.All.Sum(o => o.Total)",
     "_repository.All.Take(200).Where(o => o.Describe().EndsWith(\"7)\")).Count()",  # a method in a lambda
+    "_repository.Get(7).Describe()",                      # Dictionary.TryGetValue by int key, in the app's own method
+    "_repository.Get(123456) == null",                    # a key the dictionary does not hold
 ]
 
 
