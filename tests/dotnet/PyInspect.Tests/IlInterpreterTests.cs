@@ -123,6 +123,16 @@ public static class IlSamples
         return result;
     }
 
+    public static int ThrowsInFinally(int i)
+    {
+        try
+        {
+            try { return i; }
+            finally { _ = new[] { 1 }[i]; }
+        }
+        catch (IndexOutOfRangeException) { return -1; }
+    }
+
     public static int Reset() { Counter = 7; return 0; }
 
     public static int Locks(object gate)
@@ -258,6 +268,9 @@ public sealed class IlInterpreterTests
         SameAsDotNet(nameof(IlSamples.FinallyThenCatch), 3);
         Assert.Equal("System.IndexOutOfRangeException", Assert.Throws<IlThrown>(() => Run(nameof(IlSamples.Unmatched), 4)).TypeName);
         Assert.Equal("System.IndexOutOfRangeException", Assert.Throws<IlThrown>(() => Run(nameof(IlSamples.Rethrown), 4)).TypeName);
+        SameAsDotNet(nameof(IlSamples.ThrowsInFinally), 0);
+        Assert.Equal("throws System.IndexOutOfRangeException from a finally block",
+            Assert.Throws<IlRefusal>(() => Run(nameof(IlSamples.ThrowsInFinally), 3)).Reason);
     }
 
     private static string Nullable()

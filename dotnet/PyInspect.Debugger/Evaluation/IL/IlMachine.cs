@@ -153,6 +153,7 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
             }
             catch (IlThrown thrown)
             {
+                if (untilEnd) throw;  // out of a finally block or filter: handlers around it are not its own
                 index = f.Code.IndexOf(Unwind(f, instruction.Offset, thrown));
                 continue;
             }
@@ -186,7 +187,7 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
             f.Stack.Clear();
             if (region.IsFinally)
             {
-                Execute(f, f.Code.IndexOf(region.HandlerStart), true);
+                RunFinally(f, region);
                 continue;
             }
             LocalObject exception = ExceptionObject(thrown);
@@ -251,7 +252,20 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         foreach (var region in f.Code.Regions)
         {
             if (!region.IsFinally) continue;
-            if (region.Protects(from) && !region.Protects(to)) Execute(f, f.Code.IndexOf(region.HandlerStart), true);
+            if (region.Protects(from) && !region.Protects(to)) RunFinally(f, region);
+        }
+    }
+
+    /// <summary>A finally block; one that throws is refused (where its exception would go next is not modelled).</summary>
+    private void RunFinally(Frame f, IlRegion region)
+    {
+        try
+        {
+            Execute(f, f.Code.IndexOf(region.HandlerStart), true);
+        }
+        catch (IlThrown thrown)
+        {
+            throw new IlRefusal($"throws {thrown.TypeName} from a finally block");
         }
     }
 
