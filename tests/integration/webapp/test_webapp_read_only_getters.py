@@ -38,25 +38,52 @@ INTERPRETED = [
 ]
 
 
+class PausedRequest:
+    """A request stopped at a breakpoint; released once: continued, and its answer must be 200."""
+
+    def __init__(self, peer: WirePeer, port: int, path: str) -> None:
+        self.answer = request_in_background(port, path)
+        self.at = PausedAt(peer)
+        self._released = False
+
+    def release(self) -> str:
+        if not self._released:
+            self._released = True
+            ok(self.at.peer.request("continue", {"threadId": self.at.thread}))
+        response = self.answer.result(60)
+        assert response.status == 200
+        return str(response.body)
+
+
 @pytest.fixture(scope="module")
-def paused() -> Iterator[PausedAt]:
+def app() -> Iterator[tuple[WirePeer, int]]:
+    """One launch for the module: breakpoints in PricingService and in the summary handler."""
     port = free_port()
     peer = WirePeer("--interpreter=vscode")
     try:
         ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
         ok(peer.request("launch", {"program": str(target_dll(WEBAPP)), "args": url_args(port)}, timeout=30))
-        ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(WEBAPP, "Services.cs"))},
-                                           "breakpoints": [{"line": marker_line(WEBAPP, "compute-first", "Services.cs")}]}))
+        for source, marker in (("Services.cs", "compute-first"), ("Program.cs", "summary")):
+            ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(WEBAPP, source))},
+                                               "breakpoints": [{"line": marker_line(WEBAPP, marker, source)}]}))
         ok(peer.request("configurationDone"))
         wait_until_serving(port)
-        answer = request_in_background(port, "/orders/7/total")
-        at = PausedAt(peer)
-        yield at
-        ok(peer.request("continue", {"threadId": at.thread}))
-        assert answer.result(60).status == 200
+        yield peer, port
         assert http_get(port, "/orders/count").body == "10000"  # nothing the evaluations ran changed the app
     finally:
         peer.close()
+
+
+@pytest.fixture(scope="module")
+def total_request(app: tuple[WirePeer, int]) -> Iterator[PausedRequest]:
+    request = PausedRequest(*app, "/orders/7/total")
+    yield request
+    request.release()
+
+
+@pytest.fixture(scope="module")
+def paused(total_request: PausedRequest) -> PausedAt:
+    return total_request.at
 
 
 def read_only(at: PausedAt, expression: str) -> str:
@@ -86,3 +113,27 @@ def test_a_method_that_changes_the_app_is_still_refused_with_its_reason(paused: 
     assert "needs a call into the debuggee (func-eval): System.Collections.Generic.List.Clear (" in response["message"]
     assert "stores into field" in response["message"]
     assert read_only(paused, "_repository.All[0].Lines.Count") == "1"
+
+
+def test_a_struct_a_getter_makes_answers_read_only_as_func_eval_shows_it(
+        app: tuple[WirePeer, int], total_request: PausedRequest) -> None:
+    """`context.Request.Path` is a PathString the getter makes: shown as func-eval shows it,
+    no address, and its field holds the path the app itself answers with (its summary ends with it)."""
+    total_request.release()
+    summary = PausedRequest(*app, "/orders/7/summary")
+    try:
+        at = summary.at
+        # func-eval first: the getter fills the request's feature cache (a store the read-only
+        # evaluation refuses to make), as the handler's own line would; then it reads from memory
+        truth = ok(at.evaluate("context.Request.Path"))
+        made = ok(at.evaluate("context.Request.Path", noSideEffects=True))
+        assert (made["result"], made["type"]) == (truth["result"], truth["type"])
+        assert made["type"] == "Microsoft.AspNetCore.Http.PathString"
+        assert "memoryReference" not in made
+        fields = ok(at.peer.request("variables", {"variablesReference": made["variablesReference"]}))["variables"]
+        assert [(f["name"], f["value"]) for f in fields] == [("Value", '"/orders/7/summary"')]  # its auto-property's field
+        assert read_only(at, "context.Request.Path.Value") == '"/orders/7/summary"'
+        assert read_only(at, "context.Request.Path.HasValue") == "true"
+    finally:
+        body = summary.release()
+    assert body.endswith("/orders/7/summary"), body
