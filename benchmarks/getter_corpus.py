@@ -78,6 +78,15 @@ class Answer:
         return (found.group(1), found.group(2).strip()) if found else None
 
 
+def canon_only(read_only: tuple[str, str], truth: tuple[str, str] | None) -> bool:
+    """Equal but for func-eval naming a shared generic's type argument `System.__Canon` (its
+    defect: `Box<string>.Value` is a `string`, which the read-only answer says)."""
+    if truth is None or read_only[0] != truth[0] or "System.__Canon" not in truth[1]:
+        return False
+    pattern = ".+".join(re.escape(part) for part in truth[1].split("System.__Canon"))
+    return re.fullmatch(pattern, read_only[1]) is not None
+
+
 @dataclass
 class Getter:
     expression: str
@@ -98,7 +107,7 @@ class Getter:
 
     def equal(self) -> bool:
         if self.read_only.value is not None:
-            return self.read_only.value == self.truth.value
+            return self.read_only.value == self.truth.value or canon_only(self.read_only.value, self.truth.value)
         return self.read_only.exception() is not None and self.read_only.exception() == self.truth.exception()
 
     def reason(self) -> str:

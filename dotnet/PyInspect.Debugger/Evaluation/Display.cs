@@ -14,6 +14,8 @@ public static class Display
     public static string LocalTypeName(object? value) => value switch
     {
         null => "object",
+        NullOf typed => typed.TypeName,
+        MadeValue made => made.TypeName,
         bool => "bool", char => "char", sbyte => "sbyte", byte => "byte", short => "short", ushort => "ushort",
         int => "int", uint => "uint", long => "long", ulong => "ulong", float => "float", double => "double",
         decimal => "decimal", string => "string", nint => "nint", nuint => "nuint",
@@ -29,7 +31,8 @@ public static class Display
     /// <summary>The debugger's text for a local value; hex applies to integers.</summary>
     public static string Format(object? value, bool hex) => value switch
     {
-        null => "null",
+        null or NullOf => "null",
+        MadeValue made => made.Text,
         bool b => b ? "true" : "false",
         char c => ValueText.CharLiteral(c),
         string s => ValueText.StringLiteral(s),
@@ -50,7 +53,7 @@ public static class Display
     /// <summary>The text C# concatenation gives a local value (null is empty, bool is "True").</summary>
     public static string Concat(object? value) => value switch
     {
-        null => "",
+        null or NullOf => "",
         string s => s,
         IFormattable f => f.ToString(null, Invariant),
         EnumValue e => e.Text,

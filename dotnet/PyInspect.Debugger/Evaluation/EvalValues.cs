@@ -195,5 +195,5 @@ public static class EvalValues
 
     /// <summary>null, a null reference, or a Nullable&lt;T&gt; without a value.</summary>
     public static bool IsNull(object? value) =>
-        value is null || (value is RemoteValue remote && FromDebuggee(remote.Value) is null);
+        value is null or NullOf || (value is RemoteValue remote && FromDebuggee(remote.Value) is null);
 }

@@ -13,7 +13,7 @@ public static class ExpressionEvaluator
     /// <summary>Evaluate; throws EvalException with a message for the client.</summary>
     public static VariableView Evaluate(string expression, EvalContext context, bool hex)
     {
-        object? value = Interpreter.Evaluate(expression, context);
+        object? value = Interpreter.Answer(expression, context);
         VariableView view = Describe(expression, expression, value, hex);
         return context.OutValues.Count == 0 ? view : WithOutValues(view, context.OutValues, hex);
     }
@@ -49,6 +49,11 @@ public static class ExpressionEvaluator
                 var fields = anonymous.Members.Select(m => Describe(m.Key, $"({evaluateName}).{m.Key}", m.Value, hex)).ToList();
                 return new VariableView(name, Display.Format(anonymous, hex), Display.LocalTypeName(anonymous), evaluateName, null,
                     fields.Count > 0 ? new ListChildren(fields) : null, NamedCount: fields.Count);
+            case MadeValue made:
+                if (!made.ShowsFields || made.Fields.Count == 0) return new VariableView(name, made.Text, made.TypeName, evaluateName, null, null);
+                return new VariableView(name, made.Text, made.TypeName, evaluateName, null,
+                    new MadeChildren(new(() => [.. made.Fields.Select(f => Describe(f.Key, $"({evaluateName}).{f.Key}", f.Value, hex))])),
+                    NamedCount: made.Fields.Count);
             case PairValue pair:
                 var parts = new List<VariableView>
                 {

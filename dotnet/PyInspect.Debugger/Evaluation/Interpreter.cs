@@ -16,12 +16,21 @@ public sealed partial class Interpreter(EvalContext context)
     public EvalContext Context => context;
 
     /// <summary>Parse and evaluate C# expression text.</summary>
-    public static object? Evaluate(string text, EvalContext context) => Evaluate(Parse(SpellException(text)), context);
+    public static object? Evaluate(string text, EvalContext context) => Plain(Answer(text, context));
 
     /// <summary>Evaluate syntax parsed before (a breakpoint's condition, parsed when it was set).</summary>
-    public static object? Evaluate(ExpressionSyntax syntax, EvalContext context) =>
+    public static object? Evaluate(ExpressionSyntax syntax, EvalContext context) => Plain(Answer(syntax, context));
+
+    /// <summary>An evaluation's answer as the client is shown it: a null an interpreted getter answered
+    /// keeps the type the getter declares (NullOf), as func-eval's null does.</summary>
+    public static object? Answer(string text, EvalContext context) => Answer(Parse(SpellException(text)), context);
+
+    private static object? Answer(ExpressionSyntax syntax, EvalContext context) =>
         // One scope for the whole expression: `x is Order o && o.Id == 1` declares o in it.
-        context.WithScope(new Dictionary<string, object?>(StringComparer.Ordinal), () => new Interpreter(context).Eval(syntax));
+        context.WithScope(new Dictionary<string, object?>(StringComparer.Ordinal), () => new Interpreter(context).Value(syntax));
+
+    /// <summary>Inside an expression a null is a null, whatever declared it.</summary>
+    private static object? Plain(object? value) => value is NullOf ? null : value;
 
     /// <summary>The text with `$exception` spelled as the name it is parsed as.</summary>
     public static string SpellException(string text) => text.Replace("$exception", ExceptionName, StringComparison.Ordinal);
@@ -40,9 +49,12 @@ public sealed partial class Interpreter(EvalContext context)
         return syntax;
     }
 
-    public object? Eval(ExpressionSyntax syntax) => syntax switch
+    public object? Eval(ExpressionSyntax syntax) => Plain(Value(syntax));
+
+    /// <summary>Eval, keeping a declared null's type where the node's value is the node's answer.</summary>
+    private object? Value(ExpressionSyntax syntax) => syntax switch
     {
-        ParenthesizedExpressionSyntax p => Eval(p.Expression),
+        ParenthesizedExpressionSyntax p => Value(p.Expression),
         LiteralExpressionSyntax literal => Literal(literal),
         InterpolatedStringExpressionSyntax interpolated => Interpolate(interpolated),
         IdentifierNameSyntax name => Name(name.Identifier.ValueText, syntax),
@@ -66,11 +78,11 @@ public sealed partial class Interpreter(EvalContext context)
         PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.PostIncrementExpression or (int)SyntaxKind.PostDecrementExpression } step =>
             Increment(step.Operand, step.IsKind(SyntaxKind.PostIncrementExpression), false, step.ToString()),
         PrefixUnaryExpressionSyntax unary => Operators.Unary(unary.Kind(), Local(Eval(unary.Operand)), unary.ToString()),
-        PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.SuppressNullableWarningExpression } bang => Eval(bang.Operand),
+        PostfixUnaryExpressionSyntax { RawKind: (int)SyntaxKind.SuppressNullableWarningExpression } bang => Value(bang.Operand),
         BinaryExpressionSyntax binary => Binary(binary),
         IsPatternExpressionSyntax isPattern => Pattern(Eval(isPattern.Expression), isPattern.Pattern),
         ConditionalExpressionSyntax conditional => Operators.Truth(Local(Eval(conditional.Condition)), conditional.Condition.ToString())
-            ? Eval(conditional.WhenTrue) : Eval(conditional.WhenFalse),
+            ? Value(conditional.WhenTrue) : Value(conditional.WhenFalse),
         CastExpressionSyntax cast => Cast(cast.Type, Eval(cast.Expression)),
         TypeOfExpressionSyntax typeOf => new TypeOfValue(TypeOfName(typeOf.Type)),
         DefaultExpressionSyntax @default => Operators.DefaultOf(TypeNameOf(@default.Type)),
@@ -128,7 +140,12 @@ public sealed partial class Interpreter(EvalContext context)
     private object? Bound() => _bindings.Count > 0 ? _bindings.Peek() : throw new EvalException("'?.' without a target");
 
     /// <summary>A debuggee primitive, string, enum or nullable as a local value; objects stay remote.</summary>
-    public static object? Local(object? value) => value is RemoteValue remote ? EvalValues.FromDebuggee(remote.Value) : value;
+    public static object? Local(object? value) => value switch
+    {
+        RemoteValue remote => EvalValues.FromDebuggee(remote.Value),
+        NullOf => null,
+        _ => value,
+    };
 
     private static object? Literal(LiteralExpressionSyntax literal) => literal.Kind() switch
     {

@@ -34,11 +34,21 @@ public static class Members
             SequenceValue sequence when name is "Count" or "Length" => sequence.Items.Count,
             GroupingValue group when name == "Key" => group.Key,
             AnonymousValue anonymous when anonymous.Members.Any(m => m.Key == name) => anonymous.Members.First(m => m.Key == name).Value,
+            MadeValue made => MadeMember(interpreter, made, name, ownerText),
             TypeOfValue type when name == "FullName" => type.FullName,
             TypeOfValue type when name == "Name" => type.FullName.Contains('<') ? type.FullName : type.FullName[(type.FullName.LastIndexOfAny(['.', '+']) + 1)..],
             TypeOfValue type when name == "Namespace" => type.FullName.LastIndexOf('.') is var dot and > 0 && !type.FullName.Contains('<') ? type.FullName[..dot] : null,
             _ => LocalProperty(local, name, ownerText),
         };
+    }
+
+    /// <summary>A field of a struct or object the interpreter made, or a getter interpreted on it.</summary>
+    private static object? MadeMember(Interpreter interpreter, MadeValue made, string name, string ownerText)
+    {
+        foreach (var field in made.Fields)
+            if (field.Key == name) return field.Value;
+        if (IL.IlCalls.TryGetterOfMade(interpreter.Context, made, name, out object? value)) return value;
+        throw new EvalException($"'{name}' is not a field or property of '{ownerText}' ({made.TypeName})");
     }
 
     private static bool IsNullableType(RemoteValue value) => Types.RuntimeTypeName(value).EndsWith('?');

@@ -49,7 +49,7 @@ public sealed class Variables(Debuggee debuggee, ExceptionStops exceptions)
         switch (children, filter)
         {
             case (ArrayChildren, "named"):
-            case (ObjectChildren or ListChildren, "indexed"):
+            case (ObjectChildren or ListChildren or MadeChildren, "indexed"):
                 return [];
             case (CollectionChildren collection, "named"):
                 return start > 0 ? [] : ChildReader.Read(collection, collection.Count, 1, hex);  // its Raw View

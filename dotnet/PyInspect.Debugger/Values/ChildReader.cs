@@ -11,6 +11,7 @@ public static class ChildReader
         ObjectChildren o => VariableReader.InstanceFields(o.Type).Count,
         ArrayChildren a => (int)a.Dimensions.Aggregate(1L, (acc, d) => acc * d),
         ListChildren l => l.Items.Count,
+        MadeChildren m => m.Items.Value.Count,
         CollectionChildren c => c.Count + 1,  // the items, then "Raw View"
         _ => 0,
     };
@@ -25,6 +26,7 @@ public static class ChildReader
             ObjectChildren o => ReadFields(o, first, take, hex),
             ArrayChildren a => ReadElements(a, first, take, hex),
             ListChildren l => [.. l.Items.Skip(first).Take(take)],
+            MadeChildren m => [.. m.Items.Value.Skip(first).Take(take)],
             CollectionChildren c => ReadCollection(c, first, take, hex),
             _ => [],
         };

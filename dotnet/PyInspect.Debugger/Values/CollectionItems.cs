@@ -24,6 +24,9 @@ public static class CollectionItems
         ["System.Collections.Generic.Dictionary`2"] = "dictionary",
     };
 
+    /// <summary>Whether objects of the class (its metadata name) are shown by their items ("Count = 3").</summary>
+    public static bool ShowsItems(string className) => Kinds.ContainsKey(className);
+
     /// <summary>The collection view of an object, or null when it is no collection we know.</summary>
     public static CollectionChildren? For(ObjectChildren obj)
     {

@@ -33,3 +33,7 @@ public sealed record ArrayChildren(ICorDebugArrayValue Array, uint[] Dimensions,
 
 /// <summary>A fixed list of views (a frame's arguments and locals).</summary>
 public sealed record ListChildren(IReadOnlyList<VariableView> Items) : ChildSource("");
+
+/// <summary>The fields of a value the adapter made (an interpreted getter's struct): read when
+/// the client expands it, once, so values nested in it are described only when asked for.</summary>
+public sealed record MadeChildren(Lazy<IReadOnlyList<VariableView>> Items) : ChildSource("");

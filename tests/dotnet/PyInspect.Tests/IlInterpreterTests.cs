@@ -140,6 +140,25 @@ public static class IlSamples
         lock (gate) return 1;
     }
 
+    public interface IOut<out T>;
+    public interface IIn<in T>;
+    public interface IExact<T>;
+    public sealed class Variant : IOut<string>, IIn<object>, IExact<string>;
+    public sealed class Numbers : IOut<int>, IIn<int>;
+
+    /// <summary>One bit per cast the runtime answers by its variance rules.</summary>
+    public static int VarianceBits()
+    {
+        object variant = new Variant(), numbers = new Numbers();
+        return (variant is IOut<object> ? 1 : 0) | (variant is IOut<IComparable> ? 2 : 0) | (variant is IIn<string> ? 4 : 0)
+            | (variant is IExact<object> ? 8 : 0) | (numbers is IOut<object> ? 16 : 0) | (numbers is IIn<object> ? 32 : 0)
+            | (variant is IOut<int> ? 64 : 0) | (variant is IIn<Variant> ? 128 : 0);
+    }
+
+    public static Point Doubled(int x) => new(2 * x, 4 * x);
+    public static DateTime DayOf(long ticks) => new DateTime(ticks).Date;
+    public static string? NoName(int x) => x > 100 ? "big" : null;
+
     public static int Forever()
     {
         int i = 0;
@@ -291,6 +310,66 @@ public sealed class IlInterpreterTests
         var runaway = Assert.Throws<IlRefusal>(() => Run(machine, nameof(IlSamples.Forever)));
         Assert.Equal("ran past the budget of 5000 IL instructions", runaway.Reason);
         Assert.Equal(5_001, machine.Executed);
+    }
+}
+
+public sealed class IlMadeValueTests
+{
+    private static readonly string SelfPath = typeof(IlSamples).Assembly.Location;
+
+    private static (IlMachine Machine, IlMethod Method) Prepare(string name)
+    {
+        var modules = new ModuleCatalog();
+        string runtime = Path.GetDirectoryName(typeof(object).Assembly.Location)!;
+        foreach (string path in new[] { SelfPath, typeof(object).Assembly.Location, Path.Combine(runtime, "System.Runtime.dll") })
+            modules.Add(null!, path);
+        var resolver = new IlResolver(modules);
+        var machine = new IlMachine(new EvalContext(null!, modules, null, null) { CallsRefused = true }, resolver, 1_000_000);
+        var owner = (IlNamed)resolver.Named(SelfPath, typeof(IlSamples).MetadataToken, []);
+        return (machine, resolver.Method(owner, typeof(IlSamples).GetMethod(name)!.MetadataToken, []));
+    }
+
+    /// <summary>The interpreted answer as the evaluator receives it.</summary>
+    private static object? Answer(string name, params object?[] args)
+    {
+        var (machine, method) = Prepare(name);
+        return IlResults.ToEvaluator(machine, machine.Run(method, [.. args.Select(IlValue.ToStack)]), method.ReturnType);
+    }
+
+    [Fact]
+    public void Casts_to_generic_interfaces_follow_the_runtimes_variance_rules()
+    {
+        Assert.Equal(1 | 2 | 4 | 128, IlSamples.VarianceBits());  // the runtime's own answer, so the check below can fail
+        var (machine, method) = Prepare(nameof(IlSamples.VarianceBits));
+        Assert.Equal(IlSamples.VarianceBits(), machine.Run(method, []));
+    }
+
+    [Fact]
+    public void A_struct_the_interpreter_made_is_answered_with_its_fields_and_type()
+    {
+        var made = Assert.IsType<MadeValue>(Answer(nameof(IlSamples.Doubled), 3));
+        Assert.StartsWith("PyInspect.Tests.IlSamples", made.TypeName);
+        Assert.EndsWith("Point", made.TypeName);
+        Assert.Equal($"{{{made.TypeName}}}", made.Text);
+        Assert.True(made.ShowsFields);
+        Assert.Equal([new("X", 6), new KeyValuePair<string, object?>("Y", 12)], made.Fields);
+    }
+
+    [Fact]
+    public void A_DateTime_the_interpreter_made_is_shown_by_its_value_as_a_debuggee_one_is()
+    {
+        long ticks = new DateTime(2026, 11, 26, 16, 30, 15).Ticks;
+        var made = Assert.IsType<MadeValue>(Answer(nameof(IlSamples.DayOf), ticks));
+        Assert.Equal("System.DateTime", made.TypeName);
+        Assert.Equal("{" + IlSamples.DayOf(ticks).ToString("yyyy-MM-ddTHH:mm:ss.fffffff", System.Globalization.CultureInfo.InvariantCulture) + "}", made.Text);
+        Assert.False(made.ShowsFields);
+    }
+
+    [Fact]
+    public void A_null_is_answered_with_the_type_its_method_declares()
+    {
+        Assert.Equal(new NullOf("string"), Answer(nameof(IlSamples.NoName), 5));
+        Assert.Equal("big", Answer(nameof(IlSamples.NoName), 500));
     }
 }
 

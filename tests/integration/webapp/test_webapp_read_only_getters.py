@@ -55,8 +55,9 @@ def app() -> Iterator[App]:
     try:
         ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
         ok(peer.request("launch", {"program": str(target_dll(WEBAPP)), "args": url_args(port)}, timeout=30))
-        ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(WEBAPP, "Services.cs"))},
-                                           "breakpoints": [{"line": marker_line(WEBAPP, "compute-first", "Services.cs")}]}))
+        for source, marker in (("Services.cs", "compute-first"), ("Program.cs", "summary")):
+            ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(WEBAPP, source))},
+                                               "breakpoints": [{"line": marker_line(WEBAPP, marker, source)}]}))
         ok(peer.request("configurationDone"))
         wait_until_serving(port)
         yield App(peer, port)
@@ -145,3 +146,19 @@ def test_a_feature_getter_runs_kestrels_typeof_chain_and_stops_at_the_cache_it_w
     assert "ldtoken" not in message and "type handle" not in message, message
     assert "stores into field" in message and "UpdateCached" in message, message
     assert with_calls(summary, expression).startswith("{")
+
+
+def test_a_struct_a_getter_makes_answers_read_only_as_func_eval_shows_it(summary: PausedAt) -> None:
+    """`context.Request.Path` is a PathString the getter makes: shown as func-eval shows it,
+    no address, and its field holds the path of the request being served."""
+    # func-eval first: the getter fills the request's feature cache (a store the read-only
+    # evaluation refuses to make), as the handler's own line would; then it reads from memory
+    truth = ok(summary.evaluate("context.Request.Path"))
+    made = ok(summary.evaluate("context.Request.Path", noSideEffects=True))
+    assert (made["result"], made["type"]) == (truth["result"], truth["type"])
+    assert made["type"] == "Microsoft.AspNetCore.Http.PathString"
+    assert "memoryReference" not in made
+    fields = ok(summary.peer.request("variables", {"variablesReference": made["variablesReference"]}))["variables"]
+    assert [(f["name"], f["value"]) for f in fields] == [("Value", '"/orders/7/summary"')]  # its auto-property's field
+    assert read_only(summary, "context.Request.Path.Value") == '"/orders/7/summary"'
+    assert read_only(summary, "context.Request.Path.HasValue") == "true"

@@ -105,7 +105,17 @@ public static class Program
             ["ages.ContainsKey(\"zed\")"] = ages.ContainsKey("zed"),
             ["names[2]"] = names[2], ["names.ContainsKey(3)"] = names.ContainsKey(3), ["names.ContainsKey(7)"] = names.ContainsKey(7),
         };
-        var truth = new Dictionary<string, object> { ["sideEffects"] = SideEffects.Count, ["values"] = values };
+        // Values made by a getter (the debuggee holds none of them): shown as the adapter shows their type, with their fields.
+        var made = new Dictionary<string, object>
+        {
+            ["when.Date"] = "{" + when.Date.ToString("yyyy-MM-ddTHH:mm:ss.fffffff", CultureInfo.InvariantCulture) + "}",
+            ["when.TimeOfDay"] = "{" + when.TimeOfDay.ToString("c", CultureInfo.InvariantCulture) + "}",
+            ["span.Duration()"] = "{" + span.Duration().ToString("c", CultureInfo.InvariantCulture) + "}",
+            ["point.Doubled"] = new Dictionary<string, int> { ["X"] = point.Doubled.X, ["Y"] = point.Doubled.Y },
+            ["person.Nickname"] = person.Nickname is null ? "null" : "not null",
+            ["emptyBox.Value"] = emptyBox.Value is null ? "null" : "not null",
+        };
+        var truth = new Dictionary<string, object> { ["sideEffects"] = SideEffects.Count, ["values"] = values, ["made"] = made };
         File.WriteAllText(truthFile, JsonSerializer.Serialize(truth));
         Console.WriteLine("getters ready"); // @bp getters
         GC.KeepAlive(new object[] { person, loner, circle, square, rectangle, named, intBox, textBox, emptyBox, pair, money, zero,

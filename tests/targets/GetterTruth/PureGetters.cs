@@ -41,6 +41,8 @@ public class Person(string first, string last, int age)
         }
     }
 
+    public string? Nickname => Age > 100 ? "elder" : null;   // a null from a string-returning getter
+
     public void Add(string item) => _items.Add(item);
     public string Greet(string greeting) => greeting + ", " + First + "!";   // a method with an argument
 }

@@ -39,7 +39,7 @@ public static class IlCalls
                 args.Add(receiver);
             }
             for (int i = 0; i < arguments.Count; i++) args.Add(FromEvaluator(machine, arguments[i]));
-            result = ToEvaluator(machine.Run(method, [.. args]), method.ReturnType);
+            result = IlResults.ToEvaluator(machine, machine.Run(method, [.. args]), method.ReturnType);
             return true;
         }
         catch (IlThrown thrown)
@@ -61,6 +61,56 @@ public static class IlCalls
             if (!context.CallsRefused) return false;
             throw new CallRefusedException($"{CallRefusedException.NameOf(function)} (the interpreter could not run it: {error.GetType().Name}: {error.Message})");
         }
+    }
+
+    /// <summary>A property of a struct or object the interpreter made (`point.Doubled.LengthSquared`): its getter,
+    /// found on the value's type or a base, interpreted on it. False when the type has no such getter.</summary>
+    public static bool TryGetterOfMade(EvalContext context, MadeValue made, string name, out object? result)
+    {
+        result = null;
+        if (made.Held is not LocalObject obj) return false;
+        IlMachine machine = MachineOf(context);
+        IlMethod? getter = null;
+        try
+        {
+            getter = InstanceGetter(machine.Resolver, obj.Type, name);
+            if (getter is null) return false;
+            object? self = obj.Type.IsValueType ? new SlotRef([obj.Copy()], 0) : obj;
+            result = IlResults.ToEvaluator(machine, machine.Run(getter, [self]), getter.ReturnType);
+            return true;
+        }
+        catch (IlThrown thrown)
+        {
+            throw new EvalException($"the call threw {thrown.TypeName}: {thrown.Message}");
+        }
+        catch (IlRefusal refusal)
+        {
+            string called = getter?.DisplayName ?? $"{made.TypeName}.{name}";
+            string where = refusal.Method is { } inner && inner != called ? $" in {inner}" : "";
+            string reason = $"{refusal.Reason}{where}; it is called on a {made.TypeName} the interpreter made";
+            if (context.CallsRefused) throw new CallRefusedException($"{called} ({reason})");
+            throw new EvalException($"cannot run {called} ({reason}), which func-eval cannot run on a value the debuggee does not hold");
+        }
+    }
+
+    /// <summary>The instance getter of a property by name, from the type itself down its bases (the most derived first).</summary>
+    private static IlMethod? InstanceGetter(IlResolver resolver, IlNamed type, string name)
+    {
+        IlNamed? level = type;
+        for (int depth = 0; level is not null && depth < 32; depth++)
+        {
+            var md = IlResolver.Reader(level.ModulePath);
+            foreach (var handle in md.GetTypeDefinition(System.Reflection.Metadata.Ecma335.MetadataTokens.TypeDefinitionHandle(level.Token & 0xFFFFFF)).GetMethods())
+            {
+                var definition = md.GetMethodDefinition(handle);
+                if (!md.StringComparer.Equals(definition.Name, "get_" + name) || (definition.Attributes & System.Reflection.MethodAttributes.Static) != 0)
+                    continue;
+                IlMethod getter = resolver.Method(level, System.Reflection.Metadata.Ecma335.MetadataTokens.GetToken(handle), []);
+                if (getter.Parameters.Count == 0) return getter;
+            }
+            level = resolver.BaseOf(level) is { } baseType ? baseType as IlNamed ?? resolver.PrimitiveAsNamed((IlPrimitive)baseType) : null;
+        }
+        return null;
     }
 
     private static IlMethod MethodOf(IlMachine machine, ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments)
@@ -93,27 +143,8 @@ public static class IlCalls
         RemoteValue remote => machine.Debuggee.Read(remote.Value),
         string or decimal => value,
         EnumValue e => e.Number is >= int.MinValue and <= int.MaxValue ? (int)e.Number : e.Number,
+        MadeValue made => IlValue.CopyIfStruct(made.Held),
         bool or char or sbyte or byte or short or ushort or int or uint or long or ulong or float or double or nint or nuint => IlValue.ToStack(value),
         _ => throw new IlRefusal($"is passed {Types.RuntimeTypeName(value)}, which the adapter computed"),
     };
-
-    private static object? ToEvaluator(object? value, IlType returnType)
-    {
-        if (returnType is IlPrimitive { ElementType: CorElementType.Void }) return null;
-        if (returnType is IlPrimitive { IsValueType: true }) return IlValue.ToClr(value, returnType);
-        if (returnType is IlNamed { Kind: IlTypeKind.Enum } enumType) return Enum(enumType, value);
-        return value switch
-        {
-            null or string or decimal => value,
-            DebuggeeObject obj => new RemoteValue(obj.Reference),
-            DebuggeeStruct s => new RemoteValue(s.Value),
-            LocalBox { Type: IlPrimitive primitive } box => IlValue.ToClr(box.Value, primitive),
-            LocalBox { Type: IlNamed { Kind: IlTypeKind.Enum } boxedEnum } box => Enum(boxedEnum, box.Value),
-            LocalBox { Value: decimal d } => d,
-            _ => throw new IlRefusal($"returns {IlValue.Describe(value)} made by the interpreter, which the debuggee does not hold"),
-        };
-    }
-
-    private static EnumValue Enum(IlNamed type, object? value) =>
-        EvalValues.MakeEnum(IlResolver.DisplayName(type.Name), IlValue.AsLong(value), ModuleMetadata.Open(type.ModulePath).GetEnumMembers(type.Token));
 }

@@ -189,6 +189,21 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
         return false;
     }
 
+    /// <summary>Environment.CurrentManagedThreadId as the stopped thread would answer it (func-eval runs there):
+    /// its Thread object's _managedThreadId, read (compiler-made iterators remember the thread that made them).</summary>
+    public object? ManagedThreadId()
+    {
+        if (context.Frame.Module?.Module is not { } module || module.GetProcess(out nint pointer) < 0)
+            throw new IlRefusal("cannot find the stopped thread's process");
+        var process = DebuggerEngine.Wrap<ICorDebugProcess>(pointer);
+        System.Runtime.InteropServices.Marshal.Release(pointer);
+        if (process.GetThread(context.Frame.ThreadId, out var thread) < 0 || thread.GetObject(out var threadObject) < 0
+            || Read(threadObject) is not DebuggeeObject managed || RuntimeType(managed) is not IlNamed type
+            || resolver.InstanceFields(type).FirstOrDefault(f => f.Name == "_managedThreadId") is not { } field)
+            throw new IlRefusal("cannot read the stopped thread's managed thread id");
+        return Field(managed, field);
+    }
+
     public int Length(DebuggeeObject array)
     {
         if (array.Target is not ICorDebugArrayValue values || values.GetCount(out uint count) < 0) throw new IlRefusal("reads the length of a non-array");

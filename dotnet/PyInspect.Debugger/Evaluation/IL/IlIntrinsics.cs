@@ -51,6 +51,9 @@ public static class IlIntrinsics
             case "System.Char" when method.IsStatic && (method.Name.StartsWith("Is", StringComparison.Ordinal)
                 || method.Name is "ToUpperInvariant" or "ToLowerInvariant" or "GetNumericValue"):
                 return TryReflect(typeof(char), method, args, out result);
+            case "System.Environment" when method.Name == "get_CurrentManagedThreadId":
+                result = machine.Debuggee.ManagedThreadId();
+                return true;
             case "System.Math":
                 return TryReflect(typeof(Math), method, args, out result);
             case "System.MathF":

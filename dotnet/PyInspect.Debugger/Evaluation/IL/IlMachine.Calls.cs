@@ -22,13 +22,25 @@ public sealed partial class IlMachine
             else if (virtualCall)
             {
                 if (args[0] is null) throw IlErrors.NullReference();
-                if (method.IsVirtual && args[0] is not IlRef) target = Devirtualize(method, RuntimeType(args[0]!));
+                if (method.IsVirtual && args[0] is not IlRef)
+                {
+                    target = Devirtualize(method, RuntimeType(args[0]!));
+                    args[0] = ThisFor(target, args[0]!);
+                }
             }
         }
         object? result = Run(target, args);
         if (method.ReturnType is not IlPrimitive { ElementType: Engine.CorElementType.Void })
             f.Stack.Push(IlValue.Narrow(IlValue.ToStack(result), method.ReturnType));
     }
+
+    /// <summary>`this` for a body a virtual call dispatched to: a struct's own method runs on a pointer into
+    /// the box (what the runtime's unboxing stub passes), so its stores change the box, as they would.</summary>
+    public static object ThisFor(IlMethod body, object receiver) => receiver switch
+    {
+        LocalBox box when body.DeclaringType.IsValueType => new BoxRef(box),
+        _ => receiver,
+    };
 
     /// <summary>`constrained. T callvirt M`: on a reference type the pointer is dereferenced and the call is virtual;
     /// on a struct, T's own implementation runs on the pointer (one inherited from object would need a box: refused).</summary>
@@ -52,7 +64,7 @@ public sealed partial class IlMachine
     };
 
     /// <summary>The body a virtual or interface call runs for an object of the runtime type.</summary>
-    public IlMethod Devirtualize(IlMethod method, IlType runtimeType)
+    public IlMethod Devirtualize(IlMethod method, IlType runtimeType, bool viaVariance = true)
     {
         if (runtimeType is IlArray) throw new IlRefusal($"calls {method.DisplayName} on an array");
         IlNamed? level = AsNamed(runtimeType);
@@ -62,6 +74,7 @@ public sealed partial class IlMachine
             if (!method.DeclaringType.IsInterface && level.SameAs(method.DeclaringType)) return method;
             level = resolver.BaseOf(level) is { } baseType ? AsNamed(baseType) : null;
         }
+        if (viaVariance && VariantInterfaceMethod(method, runtimeType) is { } variant) return Devirtualize(variant, runtimeType, false);
         if ((method.Attributes & MethodAttributes.Abstract) == 0) return method;  // a default interface method
         throw new IlRefusal($"finds no implementation of {method.DisplayName} on {runtimeType.Key}");
     }
@@ -122,7 +135,7 @@ public sealed partial class IlMachine
         return new IlThrown(exception.Type.Name, message) { Object = exception };
     }
 
-    /// <summary>isinst/castclass: whether a non-null value is of a type; refused where variance or arrays would need the runtime's rules.</summary>
+    /// <summary>isinst/castclass: whether a non-null value is of a type; refused where arrays would need the runtime's rules.</summary>
     public bool IsInstance(object value, IlType target)
     {
         if (target is IlPrimitive { ElementType: Engine.CorElementType.Object }) return true;
@@ -137,12 +150,7 @@ public sealed partial class IlMachine
             throw new IlRefusal($"tests an array against {target.Key}");
         }
         if (target is IlArray) return false;
-        if (target is IlNamed { IsInterface: true } face)
-        {
-            if (AllInterfaces(AsNamed(actual)).Any(i => i.SameAs(face))) return true;
-            if (face.Arguments.Count > 0) throw new IlRefusal($"tests against the generic interface {face.Key} (variance is not interpreted)");
-            return false;
-        }
+        if (target is IlNamed { IsInterface: true } face) return Implements(AsNamed(actual), face);  // IlVariance.cs
         IlNamed? level = AsNamed(actual);
         for (int depth = 0; level is not null && depth < 64; depth++)
         {

@@ -230,7 +230,7 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
     {
         if (thrown.Object is { } made) return made;
         int dot = thrown.TypeName.LastIndexOf('.');
-        IlNamed type = resolver.CoreLibClass(thrown.TypeName[..Math.Max(dot, 0)], thrown.TypeName[(dot + 1)..]);
+        IlNamed type = resolver.CoreLibType(thrown.TypeName[..Math.Max(dot, 0)], thrown.TypeName[(dot + 1)..]);
         var exception = new LocalObject(type);
         exception.Fields["_message"] = thrown.Message;
         thrown.Object = exception;

@@ -179,12 +179,12 @@ public sealed class IlResolver(ModuleCatalog modules)
             ? IlTypeKind.Class : IlTypeKind.Struct);
     }
 
-    /// <summary>A non-generic CoreLib class by namespace and name (System.RuntimeType), as the interpreter names it.</summary>
-    public IlNamed CoreLibClass(string ns, string name)
+    /// <summary>A non-generic type of System.Private.CoreLib by namespace and name (IEnumerable for enumerating, RuntimeType, an exception class).</summary>
+    public IlNamed CoreLibType(string ns, string name)
     {
         string corelib = AssemblyPath("System.Private.CoreLib") ?? throw new IlRefusal("System.Private.CoreLib is not loaded");
         int token = TopLevel(corelib, ns, name) ?? throw new IlRefusal($"cannot find {ns}.{name}");
-        return new IlNamed(corelib, token, $"{ns}.{name}", [], KindOf(corelib, token));
+        return Named(corelib, token, []) as IlNamed ?? throw new IlRefusal($"{ns}.{name} is a primitive");
     }
 
     /// <summary>A method token (MethodDef, MemberRef, MethodSpec) of a body, in its generic context.</summary>

@@ -99,5 +99,5 @@ public static class IlTypeValues
     private static bool IsRuntimeType(IlMachine machine, DebuggeeObject value) => machine.RuntimeType(value) is IlNamed { Name: "System.RuntimeType" };
 
     /// <summary>What `typeof(X)` is at run time: a System.RuntimeType (for dispatch and casts).</summary>
-    public static IlNamed RuntimeTypeClass(IlResolver resolver) => resolver.CoreLibClass("System", "RuntimeType");
+    public static IlNamed RuntimeTypeClass(IlResolver resolver) => resolver.CoreLibType("System", "RuntimeType");
 }

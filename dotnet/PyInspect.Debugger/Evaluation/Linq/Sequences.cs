@@ -89,6 +89,8 @@ public static class Sequences
             ?? throw new EvalException($"cannot enumerate '{sourceText}': System.Linq is not loaded in the debuggee");
         ICorDebugType objectType = Types.ObjectType(context) ?? throw new EvalException("cannot find System.Object in the debuggee");
         object? cast = Invocation.CallStaticGeneric(interpreter, linq, "Cast", [objectType], [source], $"Enumerable.Cast<object>({sourceText})");
+        // Interpreted (a read-only evaluation), Cast answers an iterator made in the adapter: enumerated there.
+        if (cast is MadeValue made) return IL.IlEnumeration.Items(context, made, sourceText);
         object? copy = Invocation.CallStaticGeneric(interpreter, linq, "ToArray", [objectType], [cast], $"Enumerable.ToArray({sourceText})");
         return ArrayItems(context, (copy as RemoteValue)?.Value, 0, null);
     }
