@@ -39,7 +39,12 @@ public sealed class HitSite(int processId, LoadedModule module, int methodToken,
     {
         get
         {
-            if (!_frameMade) (_frame, _frameMade) = (frame(), true);
+            if (!_frameMade)
+            {
+                long started = HitProfile.Start();
+                (_frame, _frameMade) = (frame(), true);
+                HitProfile.Add("site: active frame made (GetActiveFrame)", started);
+            }
             return _frame;
         }
     }
