@@ -39,7 +39,12 @@ public sealed class HitSite(int processId, LoadedModule module, int methodToken,
     {
         get
         {
-            if (!_frameMade) (_frame, _frameMade) = (frame(), true);
+            if (!_frameMade)
+            {
+                long started = HitProfile.Start();
+                (_frame, _frameMade) = (frame(), true);
+                HitProfile.Add("site: active frame made (GetActiveFrame)", started);
+            }
             return _frame;
         }
     }
@@ -71,12 +76,26 @@ public sealed class HitExpression
     {
         if (_bound is not null && site is not null)
         {
+            long started = HitProfile.Start();
             if (site.StackPointer != 0 && _bound.TryRead(new BoundReads(site, fromMemory: true), out object? fast) && fast is not MemoryRef)
                 return fast;
+            HitProfile.Add("bound: from memory (missed)", started);
+            started = HitProfile.Start();
             if (site.Frame is not null && _bound.TryRead(new BoundReads(site, fromMemory: false), out object? value)) return value;
+            HitProfile.Add("bound: through the frame (missed)", started);
         }
+        long made = HitProfile.Start();
         using EvalContext context = slow();
-        return Interpreter.Local(Interpreter.Evaluate(Syntax, context));
+        HitProfile.Add("slow: top frame + EvalContext", made);
+        long evaluated = HitProfile.Start();
+        try
+        {
+            return Interpreter.Local(Interpreter.Evaluate(Syntax, context));
+        }
+        finally
+        {
+            HitProfile.Add("slow: Interpreter.Evaluate (name, member, IL run)", evaluated);
+        }
     }
 }
 

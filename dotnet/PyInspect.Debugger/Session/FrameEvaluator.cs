@@ -86,7 +86,13 @@ public sealed class FrameEvaluator(Debuggee debuggee)
         why = null;
         try
         {
-            object? value = condition.Evaluate(SiteOf(threadId, at), () => HitContext(threadId));
+            long started = HitProfile.Start();
+            HitSite? site = SiteOf(threadId, at);
+            HitProfile.Add("site: registers", started);
+            started = HitProfile.Start();
+            object? value = condition.Evaluate(site, () => HitContext(threadId));
+            HitProfile.Add("condition: whole", started);
+            HitProfile.Hit();
             return value is bool b ? b
                 : throw new EvalException($"the condition is not a bool (it is {Types.RuntimeTypeName(value)} {Display.Format(value, false)})");
         }
@@ -110,6 +116,11 @@ public sealed class FrameEvaluator(Debuggee debuggee)
 
     /// <summary>The top frame with code of a thread that just hit a breakpoint, for what the bound form does not read.
     /// Calls are interpreted from IL first (memory reads), func-eval only where the interpreter refuses.</summary>
-    private EvalContext HitContext(uint threadId) =>
-        debuggee.TopFrame(threadId) is { } top ? NewEvalContext(top, interpretCalls: true) : throw new EvalException("no frame to evaluate it in");
+    private EvalContext HitContext(uint threadId)
+    {
+        long started = HitProfile.Start();
+        FrameInfo? top = debuggee.TopFrame(threadId);
+        HitProfile.Add("slow: top frame (stack walk)", started);
+        return top is not null ? NewEvalContext(top, interpretCalls: true) : throw new EvalException("no frame to evaluate it in");
+    }
 }

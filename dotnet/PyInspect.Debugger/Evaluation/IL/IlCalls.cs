@@ -30,6 +30,7 @@ public static class IlCalls
         IlMachine machine = MachineOf(context);
         try
         {
+            long resolving = HitProfile.Start();
             IlMethod method = MethodOf(machine, function, typeArguments);
             var args = new List<object?>();
             if (!method.IsStatic)
@@ -39,7 +40,10 @@ public static class IlCalls
                 args.Add(receiver);
             }
             for (int i = 0; i < arguments.Count; i++) args.Add(FromEvaluator(machine, arguments[i]));
+            HitProfile.Add("il: resolve method + read receiver", resolving);
+            long running = HitProfile.Start();
             result = IlResults.ToEvaluator(machine, machine.Run(method, [.. args]), method.ReturnType);
+            HitProfile.Add("il: run", running);
             return true;
         }
         catch (IlThrown thrown)
