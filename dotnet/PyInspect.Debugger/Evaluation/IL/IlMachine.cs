@@ -33,7 +33,9 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         public Stack<IlThrown> Caught { get; } = new();
     }
 
-    private sealed record Body(IlCode Code, StandaloneSignatureHandle Locals);
+    /// <summary>A decoded body; JitOnly: an [Intrinsic] whose IL only stands in for what the JIT emits (it calls
+    /// itself, or throws PlatformNotSupportedException, as CoreLib's Unsafe does): decided once per body.</summary>
+    private sealed record Body(IlCode Code, StandaloneSignatureHandle Locals, bool JitOnly);
 
     private static readonly ConcurrentDictionary<(string, int), Body> Bodies = new();
 
@@ -49,7 +51,9 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
                 ExceptionRegionKind.Finally => IlRegionKind.Finally, _ => IlRegionKind.Fault,
             }, r.TryOffset, r.TryOffset + r.TryLength, r.HandlerOffset, r.HandlerOffset + r.HandlerLength,
             r.CatchType.IsNil ? 0 : MetadataTokens.GetToken(r.CatchType), r.FilterOffset)).ToList();
-        return new Body(IlCode.Decode(block.GetILBytes(), regions), block.LocalSignature);
+        IlCode code = IlCode.Decode(block.GetILBytes(), regions);
+        bool jitOnly = IsJitIntrinsic(md.Reader, definition) && (CallsItself(key.Item2, code) || ThrowsNotSupported(md.Reader, code));
+        return new Body(code, block.LocalSignature, jitOnly);
     });
 
     /// <summary>Runs a method's body (args: `this` first for instance methods) and returns what it returns.</summary>
@@ -63,8 +67,7 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
             if (method.IsStatic && method.Name != ".cctor" && !IsBeforeFieldInit(method.DeclaringType))
                 _debuggee.RefuseBeforeStaticConstructor(method.DeclaringType, $"calls {method.DisplayName}");
             Body body = BodyOf(method);
-            if (IsJitIntrinsic(method) && (CallsItself(method, body.Code) || ThrowsNotSupported(method, body.Code)))  // IL that only stands in for what the JIT emits
-                throw new IlRefusal($"relies on the JIT to implement {method.DisplayName}");
+            if (body.JitOnly) throw new IlRefusal($"relies on the JIT to implement {method.DisplayName}");
             IReadOnlyList<IlType> localTypes = body.Locals.IsNil ? [] : IlResolver.Reader(method.ModulePath)
                 .GetStandaloneSignature(body.Locals).DecodeLocalSignature(new IlSignatures(resolver, method.ModulePath), method.Context);
             var locals = localTypes.Select(Default).ToArray();
@@ -86,33 +89,34 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         (IlResolver.Reader(type.ModulePath).GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(type.Token & 0xFFFFFF)).Attributes
             & System.Reflection.TypeAttributes.BeforeFieldInit) != 0;
 
-    private static bool CallsItself(IlMethod method, IlCode code) =>
-        code.Instructions.Any(i => (i.OpCode == OpCodes.Call || i.OpCode == OpCodes.Callvirt) && i.Operand is int token && token == method.Token);
+    private static bool CallsItself(int token, IlCode code) =>
+        code.Instructions.Any(i => (i.OpCode == OpCodes.Call || i.OpCode == OpCodes.Callvirt) && i.Operand is int called && called == token);
 
-    /// <summary>A JIT intrinsic whose IL throws PlatformNotSupportedException (CoreLib's Unsafe): the JIT's code is the method.</summary>
-    private bool ThrowsNotSupported(IlMethod method, IlCode code) =>
+    private static bool ThrowsNotSupported(MetadataReader md, IlCode code) =>
         code.Instructions.Any(i => i.OpCode == OpCodes.Newobj && i.Operand is int token
-            && resolver.ResolveMethod(method.ModulePath, token, method.Context).DeclaringType.Name == "System.PlatformNotSupportedException");
+            && OwnerName(md, MetadataTokens.EntityHandle(token)) == ("System", "PlatformNotSupportedException"));
 
-    /// <summary>Marked [Intrinsic]: the JIT may replace its body (some bodies only call themselves).</summary>
-    private static bool IsJitIntrinsic(IlMethod method)
+    /// <summary>Marked [Intrinsic]: the JIT may replace its body.</summary>
+    private static bool IsJitIntrinsic(MetadataReader md, MethodDefinition definition) =>
+        definition.GetCustomAttributes().Any(handle => OwnerName(md, md.GetCustomAttribute(handle).Constructor).Name == "IntrinsicAttribute");
+
+    /// <summary>The namespace and name of the type that declares a method (a definition or a reference), read from metadata.</summary>
+    private static (string? Namespace, string? Name) OwnerName(MetadataReader md, EntityHandle method)
     {
-        var md = IlResolver.Reader(method.ModulePath);
-        foreach (var handle in md.GetMethodDefinition(MetadataTokens.MethodDefinitionHandle(method.Token & 0xFFFFFF)).GetCustomAttributes())
+        EntityHandle owner = method.Kind switch
         {
-            var constructor = md.GetCustomAttribute(handle).Constructor;
-            EntityHandle owner = constructor.Kind == HandleKind.MethodDefinition
-                ? md.GetMethodDefinition((MethodDefinitionHandle)constructor).GetDeclaringType()
-                : constructor.Kind == HandleKind.MemberReference ? md.GetMemberReference((MemberReferenceHandle)constructor).Parent : default;
-            string? name = owner.Kind switch
-            {
-                HandleKind.TypeDefinition => md.GetString(md.GetTypeDefinition((TypeDefinitionHandle)owner).Name),
-                HandleKind.TypeReference => md.GetString(md.GetTypeReference((TypeReferenceHandle)owner).Name),
-                _ => null,
-            };
-            if (name == "IntrinsicAttribute") return true;
-        }
-        return false;
+            HandleKind.MethodDefinition => md.GetMethodDefinition((MethodDefinitionHandle)method).GetDeclaringType(),
+            HandleKind.MemberReference => md.GetMemberReference((MemberReferenceHandle)method).Parent,
+            _ => default,
+        };
+        return owner.Kind switch
+        {
+            HandleKind.TypeDefinition when md.GetTypeDefinition((TypeDefinitionHandle)owner) is var type
+                => (md.GetString(type.Namespace), md.GetString(type.Name)),
+            HandleKind.TypeReference when md.GetTypeReference((TypeReferenceHandle)owner) is var reference
+                => (md.GetString(reference.Namespace), md.GetString(reference.Name)),
+            _ => (null, null),
+        };
     }
 
     /// <summary>A type's default value as the interpreter holds it (structs as zeroed adapter-side structs).</summary>
