@@ -103,15 +103,8 @@ public static class IlCalls
         IlNamed? level = type;
         for (int depth = 0; level is not null && depth < 32; depth++)
         {
-            var md = IlResolver.Reader(level.ModulePath);
-            foreach (var handle in md.GetTypeDefinition(System.Reflection.Metadata.Ecma335.MetadataTokens.TypeDefinitionHandle(level.Token & 0xFFFFFF)).GetMethods())
-            {
-                var definition = md.GetMethodDefinition(handle);
-                if (!md.StringComparer.Equals(definition.Name, "get_" + name) || (definition.Attributes & System.Reflection.MethodAttributes.Static) != 0)
-                    continue;
-                IlMethod getter = resolver.Method(level, System.Reflection.Metadata.Ecma335.MetadataTokens.GetToken(handle), []);
-                if (getter.Parameters.Count == 0) return getter;
-            }
+            if (resolver.MethodsNamed(level, "get_" + name).FirstOrDefault(m => !m.IsStatic && m.Parameters.Count == 0) is { } getter)
+                return getter;
             level = resolver.BaseOf(level) is { } baseType ? baseType as IlNamed ?? resolver.PrimitiveAsNamed((IlPrimitive)baseType) : null;
         }
         return null;

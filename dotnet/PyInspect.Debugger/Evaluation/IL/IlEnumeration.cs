@@ -3,8 +3,6 @@
 // Current until MoveNext says false, each interpreted on the sequence's own type. What the
 // enumeration changes lives in the adapter (the iterator's state); a store into the debuggee
 // is refused as in any interpreted call, and the instruction budget bounds it.
-using System.Reflection.Metadata.Ecma335;
-
 namespace PyInspect.Debugger.Evaluation.IL;
 
 public static class IlEnumeration
@@ -46,12 +44,6 @@ public static class IlEnumeration
         return machine.Run(body, [IlMachine.ThisFor(body, receiver)]);
     }
 
-    private static IlMethod Method(IlMachine machine, IlNamed type, string name)
-    {
-        var md = IlResolver.Reader(type.ModulePath);
-        foreach (var handle in md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(type.Token & 0xFFFFFF)).GetMethods())
-            if (md.StringComparer.Equals(md.GetMethodDefinition(handle).Name, name))
-                return machine.Resolver.Method(type, MetadataTokens.GetToken(handle), []);
-        throw new IlRefusal($"cannot find {type.Name}.{name}");
-    }
+    private static IlMethod Method(IlMachine machine, IlNamed type, string name) =>
+        machine.Resolver.MethodsNamed(type, name).FirstOrDefault() ?? throw new IlRefusal($"cannot find {type.Name}.{name}");
 }

@@ -185,10 +185,7 @@ public sealed partial class IlMachine
     public string FormatByToString(object value)
     {
         IlNamed root = resolver.PrimitiveAsNamed(IlPrimitive.Object);
-        var md = IlResolver.Reader(root.ModulePath);
-        var handle = md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(root.Token & 0xFFFFFF)).GetMethods()
-            .First(m => md.StringComparer.Equals(md.GetMethodDefinition(m).Name, "ToString"));
-        IlMethod toString = Devirtualize(resolver.Method(root, MetadataTokens.GetToken(handle), []), RuntimeType(value));
+        IlMethod toString = Devirtualize(resolver.MethodsNamed(root, "ToString").First(), RuntimeType(value));
         if (toString.DeclaringType.SameAs(root)) throw new IlRefusal("formats an object without a ToString of its own");
         return Run(toString, [value]) as string ?? "";
     }

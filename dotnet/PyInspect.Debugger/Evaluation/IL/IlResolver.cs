@@ -218,6 +218,15 @@ public sealed class IlResolver(ModuleCatalog modules)
         }
     }
 
+    /// <summary>The methods a type itself defines under a name, whatever their signatures (IEnumerator.MoveNext, a getter).</summary>
+    public IEnumerable<IlMethod> MethodsNamed(IlNamed type, string name)
+    {
+        var md = Reader(type.ModulePath);
+        foreach (var handle in md.GetTypeDefinition(MetadataTokens.TypeDefinitionHandle(type.Token & 0xFFFFFF)).GetMethods())
+            if (md.StringComparer.Equals(md.GetMethodDefinition(handle).Name, name))
+                yield return Method(type, MetadataTokens.GetToken(handle), []);
+    }
+
     /// <summary>The method of a type matching a name and an open signature (generic parameters kept), or null.</summary>
     public int? FindMethod(IlNamed type, string name, MethodSignature<IlType> open)
     {
