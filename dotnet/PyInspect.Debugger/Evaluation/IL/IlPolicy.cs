@@ -8,6 +8,19 @@ public static class IlPolicy
 {
     public static void RefuseIfForbidden(IlMethod method)
     {
+        try
+        {
+            Check(method);
+        }
+        catch (IlRefusal refusal)
+        {
+            refusal.OfTheCall = true;
+            throw;
+        }
+    }
+
+    private static void Check(IlMethod method)
+    {
         string type = method.DeclaringType.Name;
         string name = method.DisplayName;
         if (type is "System.Threading.Monitor" or "System.Threading.Lock" or "System.Threading.SpinLock" || type.StartsWith("System.Threading.ReaderWriterLock", StringComparison.Ordinal))
