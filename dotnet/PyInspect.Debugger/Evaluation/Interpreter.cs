@@ -144,6 +144,7 @@ public sealed partial class Interpreter(EvalContext context)
     {
         RemoteValue remote => EvalValues.FromDebuggee(remote.Value),
         NullOf => null,
+        MadeValue { Unwrapped: { } inner } => inner,
         _ => value,
     };
 
@@ -210,7 +211,7 @@ public sealed partial class Interpreter(EvalContext context)
     private object? MemberAccess(MemberAccessExpressionSyntax access)
     {
         if (BaseAccess.IsBase(access.Expression)) return BaseAccess.Member(this, access.Name.Identifier.ValueText, access.ToString());
-        object? target = Eval(access.Expression);
+        object? target = Value(access.Expression);  // a declared null keeps its type: `n.HasValue` of a Nullable an interpreted call made
         return Member(target, access.Name.Identifier.ValueText, access.Expression.ToString());
     }
 

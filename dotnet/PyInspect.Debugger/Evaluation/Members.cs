@@ -19,6 +19,11 @@ public static class Members
             if (name == "HasValue") return inner is not null;
             return inner ?? throw new EvalException($"'{ownerText}' is null: Nullable object must have a value (InvalidOperationException)");
         }
+        // A Nullable an interpreted call made: with a value (MadeValue), or without (NullOf typed T?).
+        if (name is "HasValue" or "Value" && target is MadeValue { Unwrapped: { } lifted }) return name == "HasValue" ? true : lifted;
+        if (name is "HasValue" or "Value" && target is NullOf { TypeName: var declared } && declared.EndsWith('?'))
+            return name == "HasValue" ? false
+                : throw new EvalException($"'{ownerText}' is null: Nullable object must have a value (InvalidOperationException)");
         object? local = Interpreter.Local(target);
         if (local is null) throw new EvalException($"cannot read '{name}' of null '{ownerText}' (NullReferenceException)");
         if (local is RemoteValue remote)

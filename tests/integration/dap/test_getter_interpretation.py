@@ -126,6 +126,9 @@ PURE = [
     # lambda the program never ran (its cache field is empty: filled inside the evaluation only)
     "basket.Total", "basket.BigLines", "basket.AnyInk", "basket.CheapLines", "basket.NamedLines", "basket.Over(1)",
     "basket.FirstBig", "basket.Unseen",
+    # a Nullable the getter makes, with a value and without, as the answer and inside an expression
+    "basket.QuantityOver(1)", "basket.QuantityOver(5)", "basket.QuantityOver(1) + 1", "basket.QuantityOver(1).HasValue",
+    "basket.QuantityOver(5).HasValue",
     # thread statics: the stopped thread's own (func-eval runs on that thread)
     "threadReport.Current", "PerThread.Describe",
     # kin of the issue's own example (the program made `ages.Values` before the stop, so the

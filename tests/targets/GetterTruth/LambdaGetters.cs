@@ -26,6 +26,11 @@ public sealed class Basket
     /// <summary>A multicast delegate (the last method's answer counts): ICorDebug does not tell its methods.</summary>
     public int MulticastLines => _lines.Count(_cheapThenInk);
 
+    /// <summary>Values the getter makes: a Nullable with a value, an array, a list.</summary>
+    public int? QuantityOver(int min) => _lines.FirstOrDefault(l => l.Quantity > min)?.Quantity;
+    public int[] Quantities => [.. _lines.Select(l => l.Quantity)];
+    public List<string> Names => _lines.Select(l => l.Name).ToList();
+
     private static bool HasName(Line line) => line.Name.Length > 0;
 }
 

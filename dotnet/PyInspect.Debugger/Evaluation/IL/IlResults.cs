@@ -51,7 +51,13 @@ public static class IlResults
         if (type.Name == "System.Nullable`1")
         {
             if (IlValue.AsLong(Field(machine, made, "hasValue")) == 0) return new NullOf(typeName);
-            throw new IlRefusal($"returns a {typeName} made by the interpreter (shown by func-eval as its value, typed {typeName})");
+            // Shown as func-eval shows a Nullable with a value: the value's text, typed T?.
+            return ToEvaluator(machine, Field(machine, made, "value"), type.Arguments[0]) switch
+            {
+                MadeValue inner => new MadeValue(made, typeName, inner.Text, () => inner.Fields, inner.ShowsFields) { Unwrapped = inner },
+                RemoteValue => throw new IlRefusal($"returns a {typeName} made by the interpreter around a debuggee struct"),
+                var local => new MadeValue(made, typeName, Display.Format(local, false), () => [], showsFields: false) { Unwrapped = local },
+            };
         }
         if (!type.IsValueType && CollectionItems.ShowsItems(type.Name))
             throw new IlRefusal($"returns a {typeName} made by the interpreter (shown by func-eval by its items)");
