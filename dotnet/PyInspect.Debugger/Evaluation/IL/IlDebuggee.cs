@@ -105,9 +105,9 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
         if (field.DeclaringType.Arguments.Count > 0)
         {
             // A generic type's statics are per instantiation: read through the instantiated type.
-            if (DebuggeeType(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out value) < 0) return null;
+            if (DebuggeeType(field.DeclaringType).GetStaticFieldValue(field.Token, context.ILFrame, out value) < 0) return null;
         }
-        else if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out value) < 0) return null;
+        else if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.ILFrame, out value) < 0) return null;
         object? read = Read(value);
         // A static of a struct type lives boxed: read the struct itself.
         if (field.FieldType.IsValueType && read is DebuggeeObject boxed && boxed.Target is ICorDebugBoxValue) read = Unbox(boxed);
@@ -193,11 +193,11 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
     /// its Thread object's _managedThreadId, read (compiler-made iterators remember the thread that made them).</summary>
     public object? ManagedThreadId()
     {
-        if (context.Frame.Module?.Module is not { } module || module.GetProcess(out nint pointer) < 0)
+        if (context.Module?.Module is not { } module || module.GetProcess(out nint pointer) < 0)
             throw new IlRefusal("cannot find the stopped thread's process");
         var process = DebuggerEngine.Wrap<ICorDebugProcess>(pointer);
         System.Runtime.InteropServices.Marshal.Release(pointer);
-        if (process.GetThread(context.Frame.ThreadId, out var thread) < 0 || thread.GetObject(out var threadObject) < 0
+        if (process.GetThread(context.ThreadId, out var thread) < 0 || thread.GetObject(out var threadObject) < 0
             || Read(threadObject) is not DebuggeeObject managed || RuntimeType(managed) is not IlNamed type
             || resolver.InstanceFields(type).FirstOrDefault(f => f.Name == "_managedThreadId") is not { } field)
             throw new IlRefusal("cannot read the stopped thread's managed thread id");
