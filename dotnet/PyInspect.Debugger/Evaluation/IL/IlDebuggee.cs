@@ -8,6 +8,8 @@ namespace PyInspect.Debugger.Evaluation.IL;
 
 public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
 {
+    private readonly IlFieldMemory _fieldMemory = new(context);
+
     /// <summary>A debuggee value as an interpreter value: numbers widened, strings read, objects and structs by reference.</summary>
     public object? Read(ICorDebugValue value)
     {
@@ -85,8 +87,10 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
             _ => null,
         };
         if (target is not ICorDebugObjectValue objectValue) throw new IlRefusal($"reads field {field.DisplayName} of {IlValue.Describe(owner)}");
+        if (owner is DebuggeeObject self && _fieldMemory.TryRead(self, field, out object? known)) return known;
         int hr = objectValue.GetFieldValue(ClassOf(field.DeclaringType), field.Token, out var value);
         if (hr < 0) throw new IlRefusal($"cannot read field {field.DisplayName} (0x{hr:X8})");
+        if (owner is DebuggeeObject learned) _fieldMemory.Learn(learned, field, value);
         return Read(value);
     }
 
