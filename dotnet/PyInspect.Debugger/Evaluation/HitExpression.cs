@@ -3,9 +3,10 @@
 // reads. Later hits read those from memory: the thread's stack pointer (the context the
 // runtime saved when it stopped), the slot at its learned offset from it, a field at its
 // learned offset in an object of a known method table. No ICorDebug frame is made, because
-// making one costs a stack refresh (the profiled ~2.5 ms of every conditional hit).
-// What the bound form does not cover (calls, LINQ, casts, patterns...) is evaluated by the
-// Interpreter from the same parsed syntax, with the same meaning.
+// making one costs a stack refresh (the profiled ~2.5 ms of every conditional hit). A property
+// of an object read this way runs its getter in the IL interpreter with no frame either
+// (BoundGetter). What the bound form does not cover (calls, LINQ, casts, patterns...) is
+// evaluated by the Interpreter from the same parsed syntax, with the same meaning.
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
