@@ -1,9 +1,9 @@
 // A property in a breakpoint condition (`o.IsBig`) answered at a hit without an ICorDebug
-// frame (making one costs a stack refresh, most of a getter condition's time): the receiver's
-// ICorDebug value made from its address (ICorDebugProcess5.GetObject), the getter the property
-// resolves to on the object's exact type learned once per method table (the evaluator's
-// lookup order, virtual dispatch as func-eval does it), then run by the IL interpreter in a
-// frameless context. What it does not answer (a field, a generic type, a getter the
+// frame (making one costs a stack refresh, most of a getter condition's time): the getter the
+// property resolves to on the object's exact type learned once per method table (from the
+// object's ICorDebug value made from its address, ICorDebugProcess5.GetObject; the
+// evaluator's lookup order, virtual dispatch as func-eval does it), then run by the IL
+// interpreter in a frameless context on the object known by its address. What it does not answer (a field, a generic type, a getter the
 // interpreter refuses) is a miss, and the hit takes the evaluator's path, which interprets
 // and falls back to func-eval as before; what the getter throws is answered as there.
 using System.Collections.Concurrent;
@@ -18,37 +18,51 @@ namespace PyInspect.Debugger.Evaluation;
 internal static class BoundGetter
 {
     /// <summary>Per debuggee (the interpreter's resolver is one per module list), by method table and name:
-    /// the getter to run on objects of that type, or null where the bound form does not run one.</summary>
-    private static readonly ConditionalWeakTable<ModuleCatalog, ConcurrentDictionary<(ulong MethodTable, string Name), IlMethod?>> Getters = new();
+    /// the getter to run on objects of that type, or null where the bound form does not run one (the process too:
+    /// method tables are its addresses).</summary>
+    private static readonly ConditionalWeakTable<ModuleCatalog, ConcurrentDictionary<(int Process, ulong MethodTable, string Name), IlMethod?>> Getters = new();
 
     /// <summary>The property's value on the object at `address` (of that method table), false on any miss.</summary>
     public static bool TryRead(HitSite site, ulong address, ulong methodTable, string name, out object? value)
     {
         value = null;
         var learned = Getters.GetValue(site.Modules, _ => new());
-        if (learned.TryGetValue((methodTable, name), out IlMethod? getter) && getter is null) return false;
-        long started = HitProfile.Start();
-        ICorDebugObjectValue? self = site.ObjectAt(address);
-        HitProfile.Add("bound getter: object from its address (GetObject)", started);
-        if (self is null) return false;
+        if (learned.TryGetValue((site.ProcessId, methodTable, name), out IlMethod? getter) && getter is null) return false;
         using EvalContext context = site.Frameless();
         if (getter is null)
         {
-            started = HitProfile.Start();
-            getter = learned.GetOrAdd((methodTable, name), Resolve(context, self, name));
-            HitProfile.Add("bound getter: learned for a method table", started);
+            long learning = HitProfile.Start();
+            if (site.ObjectAt(address) is not { } self) return false;
+            getter = learned.GetOrAdd((site.ProcessId, methodTable, name), Resolve(context, self, name));
+            HitProfile.Add("bound getter: learned for a method table", learning);
             if (getter is null) return false;
         }
-        started = HitProfile.Start();
+        // A class instance of the learned type: its ICorDebug value is made (GetObject) only if the run needs more
+        // than fields read from memory (IlFieldMemory).
+        var receiver = new DebuggeeObject(address, () => MadeAt(site, address));
+        long started = HitProfile.Start();
         try
         {
-            if (!IlCalls.TryRunOn(context, getter, self, out object? result)) return false;
+            if (!IlCalls.TryRunOn(context, getter, receiver, out object? result)) return false;
             value = Interpreter.Local(result);
             return value is not MadeValue;  // what the interpreter made is the evaluator's to show
         }
         finally
         {
             HitProfile.Add("bound getter: IL run (frameless)", started);
+        }
+    }
+
+    private static ICorDebugValue MadeAt(HitSite site, ulong address)
+    {
+        long started = HitProfile.Start();
+        try
+        {
+            return site.ObjectAt(address) ?? throw new IlRefusal($"cannot make the object at 0x{address:X} from its address");
+        }
+        finally
+        {
+            HitProfile.Add("bound getter: object from its address (GetObject)", started);
         }
     }
 

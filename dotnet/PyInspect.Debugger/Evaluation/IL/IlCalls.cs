@@ -91,13 +91,14 @@ public static class IlCalls
     /// <summary>Runs a method GetterOn answered on an object of its type: true with the evaluator's value; what the
     /// code threw as TryRun answers it (an EvalException); false where the interpreter refused or failed (the
     /// caller's slower path then decides, func-eval included).</summary>
-    public static bool TryRunOn(EvalContext context, IlMethod method, ICorDebugObjectValue self, out object? result)
+    public static bool TryRunOn(EvalContext context, IlMethod method, DebuggeeObject self, out object? result)
     {
         result = null;
-        IlMachine machine = MachineOf(context);
+        // The evaluation is this one run: a machine of its own (MachineOf would keep one per context, a weak-table entry per hit).
+        var machine = new IlMachine(context, Resolvers.GetValue(context.Modules, m => new IlResolver(m)), context.IlInstructionBudget);
         try
         {
-            result = IlResults.ToEvaluator(machine, machine.Run(method, [new DebuggeeObject(self, self)]), method.ReturnType);
+            result = IlResults.ToEvaluator(machine, machine.Run(method, [self]), method.ReturnType);
             return true;
         }
         catch (IlThrown thrown)

@@ -79,6 +79,7 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
     /// <summary>An instance field of a debuggee object or struct.</summary>
     public object? Field(object owner, IlField field)
     {
+        if (owner is DebuggeeObject inMemory && _fieldMemory.TryRead(inMemory, field, out object? known)) return known;
         ICorDebugValue? target = owner switch
         {
             DebuggeeObject obj when obj.Target is ICorDebugBoxValue box => box.GetObject(out var inner) >= 0 ? inner : null,
@@ -87,7 +88,6 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
             _ => null,
         };
         if (target is not ICorDebugObjectValue objectValue) throw new IlRefusal($"reads field {field.DisplayName} of {IlValue.Describe(owner)}");
-        if (owner is DebuggeeObject self && _fieldMemory.TryRead(self, field, out object? known)) return known;
         int hr = objectValue.GetFieldValue(ClassOf(field.DeclaringType), field.Token, out var value);
         if (hr < 0) throw new IlRefusal($"cannot read field {field.DisplayName} (0x{hr:X8})");
         if (owner is DebuggeeObject learned) _fieldMemory.Learn(learned, field, value);

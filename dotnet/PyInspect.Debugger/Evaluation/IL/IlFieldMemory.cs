@@ -51,7 +51,7 @@ public sealed class IlFieldMemory(EvalContext context)
 
     private (ulong Address, ulong MethodTable)? MethodTable(DebuggeeObject obj)
     {
-        ulong address = obj.Target is ICorDebugBoxValue ? 0 : obj.Address;
+        ulong address = obj.IsBox ? 0 : obj.Address;
         if (address == 0) return null;
         byte[] header = new byte[8];
         return context.ReadMemory!(address, header) == 8 ? (address, BitConverter.ToUInt64(header)) : null;
