@@ -172,6 +172,25 @@ def test_a_null_answers_the_type_its_getter_declares_instantiated(stop: GetterSt
     assert stop.read_only("emptyBox.Value ?? \"none\"") == ('"none"', "string"), "inside an expression the null is a null"
 
 
+LAZY = ["catalogue.Title", "catalogue.Label.Text", "catalogue.StockKinds", "catalogue.SameLabelTwice"]
+CACHES = ["catalogue._title", "catalogue._label", "catalogue._stock._keys"]
+
+
+def test_a_lazy_cache_is_filled_inside_the_evaluation_only(stop: GetterStop) -> None:
+    """`_title ??= ...`, `_label ??= new Label(...)`, Dictionary.Keys: at the stop the caches hold
+    null. Read-only evaluation answers what the program's twin computed and the caches still hold
+    null; a store into a field the evaluation already filled is refused; func-eval then fills them
+    (so the emptiness check can fail), and read-only answers the same again from the filled caches."""
+    assert [stop.read_only(cache)[0] for cache in CACHES] == ["null"] * len(CACHES)
+    answers = {expression: stop.read_only(expression) for expression in LAZY}
+    assert {e: a[0] for e, a in answers.items()} == {e: shown(stop.truth["values"][e]) for e in LAZY}
+    assert [stop.read_only(cache)[0] for cache in CACHES] == ["null"] * len(CACHES), "the evaluation wrote into the program"
+    assert_refused_with_reason(stop, Effect("catalogue.Retitled", "GetterTruth.Catalogue.get_Retitled", ("holds a value",)))
+    assert {expression: stop.with_calls(expression) for expression in LAZY} == answers
+    assert "null" not in [stop.read_only(cache)[0] for cache in CACHES], "func-eval filled no cache: the checks prove nothing"
+    assert {expression: stop.read_only(expression) for expression in LAZY} == answers
+
+
 def assert_refused_with_reason(stop: GetterStop, refusal: Effect) -> None:
     """Read-only evaluation refuses, naming the getter and a reason (outside the names)."""
     with pytest.raises(EvaluationNeedsCallError) as refused:

@@ -134,17 +134,40 @@ def test_typeof_tests_in_app_and_bcl_getters_answer_what_func_eval_answers(summa
     assert read_only(summary, expression) == with_calls(summary, expression)
 
 
+# Lazy caches the app's objects have not filled yet at the stop: `_keys ??= new KeyCollection(this)`,
+# `_connection ??= new DefaultConnectionInfo(...)`. The read-only answer fills them inside the
+# evaluation only: it equals func-eval's, and the field still holds null in the app afterwards.
+LAZY_CACHES = {
+    "repository._byId.Keys": "repository._byId._keys",
+    "repository._byId.Values": "repository._byId._values",
+    "context.Connection": "context._connection",
+}
+
+
+@pytest.mark.parametrize("expression", list(LAZY_CACHES))
+def test_a_lazy_cache_getter_answers_read_only_and_leaves_the_cache_empty(summary: PausedAt, expression: str) -> None:
+    cache = LAZY_CACHES[expression]
+    assert read_only(summary, cache) == "null", "the cache is filled already: the test proves nothing"
+    answer = ok(summary.evaluate(expression, noSideEffects=True))
+    assert "memoryReference" not in answer, "the value was made in the evaluation, not in the app"
+    assert read_only(summary, cache) == "null", "the read-only evaluation wrote into the app"
+    truth = ok(summary.evaluate(expression))  # func-eval: the app's own getter fills its cache
+    assert (answer["result"], answer["type"]) == (truth["result"], truth["type"])
+    assert read_only(summary, cache) != "null", "func-eval did not fill the cache: the check above proves nothing"
+
+
 @pytest.mark.parametrize("expression", ["context.User", "context.Items"])
-def test_a_feature_getter_runs_kestrels_typeof_chain_and_stops_at_the_cache_it_would_fill(
+def test_a_feature_getter_runs_kestrels_typeof_chain_and_stops_at_the_feature_factory(
         summary: PausedAt, expression: str) -> None:
     """HttpProtocol.Get<TFeature> (`typeof(TFeature) == typeof(IHttpRequestFeature)`, ..., then the
-    Type keys the app holds) is interpreted; what is refused is FeatureReferences.UpdateCached's
-    store of the found feature into the context's cache, which func-eval does make."""
+    Type keys the app holds) is interpreted and the empty cache slot is filled inside the evaluation;
+    what is refused is FeatureReferences.UpdateCached's call of the feature's factory delegate (after
+    it the feature would be stored into Kestrel's collection, bumping its revision: a real change)."""
     response = summary.evaluate(expression, noSideEffects=True)
     assert response["success"] is False
     message = response["message"]
     assert "ldtoken" not in message and "type handle" not in message, message
-    assert "stores into field" in message and "UpdateCached" in message, message
+    assert "Func.Invoke" in message and "UpdateCached" in message, message
     assert with_calls(summary, expression).startswith("{")
 
 

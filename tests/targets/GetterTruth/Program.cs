@@ -70,6 +70,8 @@ public static class Program
         var guarded = new Guarded([5, 6, 7]);
         var names = new Dictionary<int, string> { [1] = "one", [2] = "two", [3] = "three" };
         var genericStatics = new GenericStatics();
+        var catalogue = new Catalogue("ada");  // its caches stay empty: the truths come from a twin
+        var twin = new Catalogue("ada");
 
         var values = new Dictionary<string, object>
         {
@@ -105,6 +107,8 @@ public static class Program
             ["guarded.CaughtByFilter"] = guarded.CaughtByFilter,
             ["ages[\"bob\"]"] = ages["bob"], ["ages.ContainsKey(\"ann\")"] = ages.ContainsKey("ann"),
             ["ages.ContainsKey(\"zed\")"] = ages.ContainsKey("zed"),
+            ["catalogue.Title"] = twin.Title, ["catalogue.Label.Text"] = twin.Label.Text,
+            ["catalogue.StockKinds"] = twin.StockKinds, ["catalogue.SameLabelTwice"] = twin.SameLabelTwice,
             ["names[2]"] = names[2], ["names.ContainsKey(3)"] = names.ContainsKey(3), ["names.ContainsKey(7)"] = names.ContainsKey(7),
         };
         // Values made by a getter (the debuggee holds none of them): shown as the adapter shows their type, with their fields.
@@ -122,7 +126,7 @@ public static class Program
         Console.WriteLine("getters ready"); // @bp getters
         GC.KeepAlive(new object[] { person, loner, circle, square, rectangle, named, intBox, textBox, emptyBox, pair, money, zero,
             point, ages, numbers, unique, queue, when, span, maybe, nothing, text, empty, price, quantity, builder, version,
-            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names, genericStatics });
+            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names, genericStatics, catalogue });
     }
 
     private static void Conditions(string truthFile)

@@ -76,10 +76,20 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
         return cls;
     }
 
-    /// <summary>An instance field of a debuggee object or struct.</summary>
+    /// <summary>An instance field of a debuggee object or struct (as this evaluation filled it, if it filled it).</summary>
     public object? Field(object owner, IlField field)
     {
+        // Primitive and decimal fields, read from memory once their offset is known (never a cache fill: those are references).
         if (owner is DebuggeeObject inMemory && _fieldMemory.TryRead(inMemory, field, out object? known)) return known;
+        ICorDebugValue value = FieldValue(owner, field);
+        if (_cacheFills.Count > 0 && value.GetAddress(out ulong address) >= 0 && _cacheFills.TryGetValue(address, out object? filled))
+            return filled;
+        if (owner is DebuggeeObject learned) _fieldMemory.Learn(learned, field, value);
+        return Read(value);
+    }
+
+    private ICorDebugValue FieldValue(object owner, IlField field)
+    {
         ICorDebugValue? target = owner switch
         {
             DebuggeeObject obj when obj.Target is ICorDebugBoxValue box => box.GetObject(out var inner) >= 0 ? inner : null,
@@ -90,8 +100,28 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
         if (target is not ICorDebugObjectValue objectValue) throw new IlRefusal($"reads field {field.DisplayName} of {IlValue.Describe(owner)}");
         int hr = objectValue.GetFieldValue(ClassOf(field.DeclaringType), field.Token, out var value);
         if (hr < 0) throw new IlRefusal($"cannot read field {field.DisplayName} (0x{hr:X8})");
-        if (owner is DebuggeeObject learned) _fieldMemory.Learn(learned, field, value);
-        return Read(value);
+        return value;
+    }
+
+    /// <summary>Lazy caches this evaluation filled, by the field's address in the debuggee: what the interpreted
+    /// code stored into a reference field that held null. The debuggee itself is never written.</summary>
+    private readonly Dictionary<ulong, object?> _cacheFills = [];
+
+    /// <summary>A store into a field of a debuggee object. Only a lazy cache's first fill is taken (a reference
+    /// field that holds null: `_keys ??= new KeyCollection(this)`), and only for the rest of this evaluation, so
+    /// the getter answers what it would answer and the program is left as it was; any other store is refused.</summary>
+    public void FillCache(object owner, IlField field, object? value)
+    {
+        string what = $"stores into field {field.DisplayName} of a debuggee object";
+        ICorDebugValue current = FieldValue(owner, field);
+        if (current.GetType(out int elementType) < 0
+            || elementType is not (CorElementType.Class or CorElementType.Object or CorElementType.String or CorElementType.SzArray or CorElementType.Array)
+            || current.GetAddress(out ulong address) < 0 || address == 0)
+            throw new IlRefusal(what);
+        object? held = _cacheFills.TryGetValue(address, out object? filled) ? filled : Read(current);
+        if (held is not null && !ReferenceEquals(held, value))
+            throw new IlRefusal($"{what} (it holds a value: only an empty cache is filled, and only inside the evaluation)");
+        _cacheFills[address] = value;
     }
 
     /// <summary>A static field: refused where its class's static constructor may not have run (running it would be a side effect).</summary>

@@ -242,7 +242,7 @@ public sealed partial class IlMachine
         {
             null => throw IlErrors.NullReference(),
             LocalObject local => new FieldRef(local, field.Name, () => Default(field.FieldType)),
-            DebuggeeObject or DebuggeeStruct => new DebuggeeRef(_debuggee.Field(target, field), $"field {field.DisplayName} of a debuggee object"),
+            DebuggeeObject or DebuggeeStruct => new DebuggeeFieldRef(_debuggee, target, field),
             LocalBox box when box.Value is LocalObject inner => new FieldRef(inner, field.Name, () => Default(field.FieldType)),
             _ => throw new IlRefusal($"takes the address of field {field.DisplayName} of {IlValue.Describe(target)}"),
         };
@@ -265,7 +265,8 @@ public sealed partial class IlMachine
                 local.Fields[field.Name] = IlValue.Narrow(IlValue.CopyIfStruct(value), field.FieldType);
                 return;
             case DebuggeeObject or DebuggeeStruct:
-                throw new IlRefusal($"stores into field {field.DisplayName} of a debuggee object");
+                _debuggee.FillCache(target, field, value);
+                return;
             default:
                 throw new IlRefusal($"stores into field {field.DisplayName} of {IlValue.Describe(target)}");
         }

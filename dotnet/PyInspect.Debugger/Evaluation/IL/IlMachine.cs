@@ -76,7 +76,8 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         }
         catch (IlRefusal refusal) when (refusal.Method is null)
         {
-            refusal.Method = method.DisplayName;
+            if (refusal.OfTheCall) refusal.OfTheCall = false;  // its reason names this method; the caller refused it
+            else refusal.Method = method.DisplayName;
             throw;
         }
         finally

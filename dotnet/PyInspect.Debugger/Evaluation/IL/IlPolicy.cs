@@ -8,6 +8,19 @@ public static class IlPolicy
 {
     public static void RefuseIfForbidden(IlMethod method)
     {
+        try
+        {
+            Check(method);
+        }
+        catch (IlRefusal refusal)
+        {
+            refusal.OfTheCall = true;
+            throw;
+        }
+    }
+
+    private static void Check(IlMethod method)
+    {
         string type = method.DeclaringType.Name;
         string Name() => method.DisplayName;  // built only for a refusal: every interpreted call passes here
         if (type is "System.Threading.Monitor" or "System.Threading.Lock" or "System.Threading.SpinLock" || type.StartsWith("System.Threading.ReaderWriterLock", StringComparison.Ordinal))

@@ -13,6 +13,8 @@ public sealed class IlRefusal(string reason) : Exception(reason)
     public string Reason { get; } = reason;
     /// <summary>The method being interpreted when it refused (innermost), filled as the refusal unwinds.</summary>
     public string? Method { get; set; }
+    /// <summary>Refuses calling a method at all (the policy's refusals): the caller is where it refused.</summary>
+    public bool OfTheCall { get; set; }
 }
 
 /// <summary>An exception the interpreted code threw: answered as the call having thrown it.</summary>
@@ -124,7 +126,14 @@ public sealed class NullPointer : IlRef
     public override void Set(object? value) => throw IlErrors.NullReference();
 }
 
-/// <summary>A location in the debuggee (a field, an element, a struct's storage): read, never written.</summary>
+/// <summary>A field of a debuggee object or struct: read as this evaluation sees it; a store is a lazy cache's fill or refused.</summary>
+public sealed class DebuggeeFieldRef(IlDebuggee debuggee, object owner, IlField field) : IlRef
+{
+    public override object? Get() => debuggee.Field(owner, field);
+    public override void Set(object? value) => debuggee.FillCache(owner, field, value);
+}
+
+/// <summary>A location in the debuggee (an element, a static, a struct's storage): read, never written.</summary>
 public sealed class DebuggeeRef(object? value, string what) : IlRef
 {
     public override object? Get() => value;
