@@ -159,6 +159,46 @@ public static class IlSamples
     public static DateTime DayOf(long ticks) => new DateTime(ticks).Date;
     public static string? NoName(int x) => x > 100 ? "big" : null;
 
+    public static int Closure(int n)
+    {
+        int k = n;  // captured: a closure object the interpreter makes
+        Func<int, int> add = x => x + k;
+        return add(1) * 100 + Apply(add, 2);
+    }
+
+    private static int Apply(Func<int, int> f, int x) => f(x);
+
+    public sealed class Scaler(int k)
+    {
+        public int Times(int x) => k * x;
+    }
+
+    public static int MethodGroup(int n)
+    {
+        Func<int, int> times = new Scaler(n).Times;
+        return times(3);
+    }
+
+    public class Animal { public virtual string Sound() => "..."; }
+    public sealed class Dog : Animal { public override string Sound() => "woof"; }
+
+    public static string VirtualGroup()
+    {
+        Animal animal = new Dog();
+        Func<string> sound = animal.Sound;  // ldvirtftn: dispatched on the Dog when the delegate is made
+        return sound();
+    }
+
+    public static int SpanSum(int n)
+    {
+        var items = new int[n];
+        for (int i = 0; i < n; i++) items[i] = i * 3;
+        int sum = 0;
+        foreach (int item in items.AsSpan(1)) sum += item;
+        ReadOnlySpan<int> view = items;
+        return sum * 1000 + view[^1] + view.Slice(2, 2)[1];
+    }
+
     public static int Forever()
     {
         int i = 0;
@@ -177,7 +217,7 @@ public sealed class IlInterpreterTests
         // The interpreter resolves type references through loaded modules: this assembly, CoreLib and the facades.
         string runtime = Path.GetDirectoryName(typeof(object).Assembly.Location)!;
         foreach (string path in new[] { SelfPath, typeof(object).Assembly.Location, Path.Combine(runtime, "System.Runtime.dll"),
-                     Path.Combine(runtime, "System.Threading.dll") })
+                     Path.Combine(runtime, "System.Threading.dll"), Path.Combine(runtime, "System.Memory.dll") })
             modules.Add(null!, path);
         var resolver = new IlResolver(modules);
         var context = new EvalContext(null!, modules, null, null) { CallsRefused = true };
@@ -290,6 +330,15 @@ public sealed class IlInterpreterTests
         SameAsDotNet(nameof(IlSamples.ThrowsInFinally), 0);
         Assert.Equal("throws System.IndexOutOfRangeException from a finally block",
             Assert.Throws<IlRefusal>(() => Run(nameof(IlSamples.ThrowsInFinally), 3)).Reason);
+    }
+
+    [Fact]
+    public void Delegates_the_code_makes_run_their_method_with_their_target()
+    {
+        SameAsDotNet(nameof(IlSamples.Closure), 5);
+        SameAsDotNet(nameof(IlSamples.MethodGroup), 7);
+        SameAsDotNet(nameof(IlSamples.VirtualGroup));
+        SameAsDotNet(nameof(IlSamples.SpanSum), 6);
     }
 
     private static string Nullable()

@@ -180,8 +180,8 @@ def test_a_lambda_handed_to_a_debuggee_method_is_refused_by_name(in_run: Stop) -
 
 def test_a_delegate_held_by_a_local_or_property_is_invoked_in_the_debuggee(in_run: Stop, in_dog: Stop) -> None:
     assert in_run.value("twice(21)") == ("42", "int")
-    message = in_run.error("twice(21)", noSideEffects=True)
-    assert NEEDS_CALL + "System.Func.Invoke (calls native code)" in message, message
+    # read-only: the delegate's method (the lambda) is read through ICorDebug and interpreted
+    assert in_run.value("twice(21)", noSideEffects=True) == ("42", "int")
     # Dog's statics are not initialized yet at Program.Run's stop: null, said so.
     assert "'Doubler' is null, so there is no delegate to invoke" in in_run.error("Dog.Doubler(21)")
     assert in_dog.value("Doubler(21)") == ("42", "int")

@@ -120,6 +120,12 @@ PURE = [
     # Dictionary lookups by string key (the BCL's non-randomized string hash) and by int key
     'ages["bob"]', 'ages.ContainsKey("ann")', 'ages.ContainsKey("zed")', "names[2]", "names.ContainsKey(3)",
     "names.ContainsKey(7)",
+    # lambdas handed to LINQ inside a getter: a static lambda (its cache field in `<>c` filled by
+    # the program before the stop), one capturing `this`, a closure over an argument, a method
+    # group, a delegate held in a field, generic math (`Sum` of decimals: `TResult.Zero`), and a
+    # lambda the program never ran (its cache field is empty: filled inside the evaluation only)
+    "basket.Total", "basket.BigLines", "basket.AnyInk", "basket.CheapLines", "basket.NamedLines", "basket.Over(1)",
+    "basket.FirstBig", "basket.Unseen",
     # kin of the issue's own example (the program made `ages.Values` before the stop, so the
     # getter finds its cache filled and stores nothing)
     "numbers.Where(n => n > 10).Count()",
@@ -174,6 +180,11 @@ def test_a_null_answers_the_type_its_getter_declares_instantiated(stop: GetterSt
 
 LAZY = ["catalogue.Title", "catalogue.Label.Text", "catalogue.StockKinds", "catalogue.SameLabelTwice"]
 CACHES = ["catalogue._title", "catalogue._label", "catalogue._stock._keys"]
+
+
+def test_a_delegate_the_debuggee_holds_that_is_multicast_is_refused_with_its_reason(stop: GetterStop) -> None:
+    assert_refused_with_reason(stop, Effect("basket.MulticastLines", "GetterTruth.Basket.get_MulticastLines", ("multicast",)))
+    assert stop.with_calls("basket.MulticastLines") == ("1", "int")
 
 
 def test_a_lazy_cache_is_filled_inside_the_evaluation_only(stop: GetterStop) -> None:

@@ -72,6 +72,7 @@ public static class Program
         var genericStatics = new GenericStatics();
         var catalogue = new Catalogue("ada");  // its caches stay empty: the truths come from a twin
         var twin = new Catalogue("ada");
+        var basket = new Basket();
 
         var values = new Dictionary<string, object>
         {
@@ -109,6 +110,9 @@ public static class Program
             ["ages.ContainsKey(\"zed\")"] = ages.ContainsKey("zed"),
             ["catalogue.Title"] = twin.Title, ["catalogue.Label.Text"] = twin.Label.Text,
             ["catalogue.StockKinds"] = twin.StockKinds, ["catalogue.SameLabelTwice"] = twin.SameLabelTwice,
+            ["basket.Total"] = basket.Total, ["basket.BigLines"] = basket.BigLines, ["basket.AnyInk"] = basket.AnyInk,
+            ["basket.CheapLines"] = basket.CheapLines, ["basket.NamedLines"] = basket.NamedLines,
+            ["basket.Over(1)"] = basket.Over(1), ["basket.FirstBig"] = basket.FirstBig,
             ["names[2]"] = names[2], ["names.ContainsKey(3)"] = names.ContainsKey(3), ["names.ContainsKey(7)"] = names.ContainsKey(7),
         };
         // Values made by a getter (the debuggee holds none of them): shown as the adapter shows their type, with their fields.
@@ -126,7 +130,7 @@ public static class Program
         Console.WriteLine("getters ready"); // @bp getters
         GC.KeepAlive(new object[] { person, loner, circle, square, rectangle, named, intBox, textBox, emptyBox, pair, money, zero,
             point, ages, numbers, unique, queue, when, span, maybe, nothing, text, empty, price, quantity, builder, version,
-            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names, genericStatics, catalogue });
+            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names, genericStatics, catalogue, basket });
     }
 
     private static void Conditions(string truthFile)

@@ -130,3 +130,12 @@ public static class CorElementType
         ByRef = 0x10, ValueType = 0x11, Class = 0x12, Array = 0x14, GenericInst = 0x15,
         I = 0x18, U = 0x19, FnPtr = 0x1b, Object = 0x1c, SzArray = 0x1d;
 }
+
+/// <summary>A delegate object: its target and its method (single-cast delegates to non-generic code; .NET 5 and later).</summary>
+[GeneratedComInterface]
+[Guid("3AF70CC7-6047-47F6-A5C5-090A1A622638")]
+public partial interface ICorDebugDelegateObjectValue
+{
+    [PreserveSig] int GetTarget(out ICorDebugReferenceValue target);
+    [PreserveSig] int GetFunction(out ICorDebugFunction function);
+}

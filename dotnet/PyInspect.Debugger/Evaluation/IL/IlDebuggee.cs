@@ -6,7 +6,7 @@ using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Evaluation.IL;
 
-public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
+public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
 {
     private readonly IlFieldMemory _fieldMemory = new(context);
 
@@ -124,9 +124,24 @@ public sealed class IlDebuggee(IlResolver resolver, EvalContext context)
         _cacheFills[address] = value;
     }
 
+    /// <summary>Static lazy caches this evaluation filled (the compiler's cached lambdas, `s_x ??= ...`), by field.</summary>
+    private readonly Dictionary<(string Type, int Token), object?> _staticFills = [];
+
+    /// <summary>A store into a static: like FillCache, only a reference static that holds null is filled, for this evaluation only.</summary>
+    public void FillStaticCache(IlField field, object? value)
+    {
+        string what = $"stores into static field {field.DisplayName}";
+        if (field.FieldType.IsValueType || field.FieldType is IlGenericParameter) throw new IlRefusal(what);
+        object? held = Static(field);
+        if (held is not null && !ReferenceEquals(held, value))
+            throw new IlRefusal($"{what} (it holds a value: only an empty cache is filled, and only inside the evaluation)");
+        _staticFills[(field.DeclaringType.Key, field.Token)] = value;
+    }
+
     /// <summary>A static field: refused where its class's static constructor may not have run (running it would be a side effect).</summary>
     public object? Static(IlField field)
     {
+        if (_staticFills.Count > 0 && _staticFills.TryGetValue((field.DeclaringType.Key, field.Token), out object? filled)) return filled;
         if (IsThreadStatic(field)) throw new IlRefusal($"reads a thread-static field ({field.DisplayName})");
         RefuseBeforeStaticConstructor(field.DeclaringType, $"reads {field.DisplayName}");
         return ReadStatic(field) is StaticValue read ? read.Value : throw new IlRefusal($"cannot read static field {field.DisplayName}");

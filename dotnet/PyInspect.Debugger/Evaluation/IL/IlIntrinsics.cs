@@ -69,6 +69,16 @@ public static class IlIntrinsics
                 return true;
             case "System.Runtime.CompilerServices.Unsafe":
                 return TryUnsafe(method, args, out result);
+            case "System.Runtime.InteropServices.MemoryMarshal" when method.Name == "GetArrayDataReference" && args.Length == 1:
+                // A reference to element 0 (the JIT's own implementation; the IL only calls itself).
+                result = args[0] switch
+                {
+                    null => throw IlErrors.NullReference(),
+                    LocalArray array => new ElementRef(array, 0),
+                    DebuggeeObject array when machine.RuntimeType(array) is IlArray { Rank: 1 } => new DebuggeeElementRef(machine.Debuggee, array, 0),
+                    var other => throw new IlRefusal($"takes the data reference of {IlValue.Describe(other)}"),
+                };
+                return true;
             case "System.Runtime.CompilerServices.RuntimeHelpers" when method.Name == "IsReferenceOrContainsReferences" && method.MethodArguments.Count == 1:
                 IlType type = method.MethodArguments[0];
                 if (type is IlNamed { Kind: IlTypeKind.Struct }) return false;
@@ -119,6 +129,13 @@ public static class IlIntrinsics
             case "As" when args.Length == 1 && (method.MethodArguments.Count == 1 || args[0] is IlRef):  // As<T>(object), As<TFrom,TTo>(ref TFrom)
             case "AsRef" when args.Length == 1 && args[0] is IlRef:
                 result = args[0];
+                return true;
+            case "Add" or "Subtract" when args is [IArrayElementRef element, _] && method.Parameters[0] is IlPointer { Managed: true } && method.Parameters[1] is IlPrimitive:
+                long by = IlValue.AsLong(args[1]);
+                result = element.Moved(method.Name == "Add" ? by : -by);
+                return true;
+            case "AreSame" when args is [IArrayElementRef left, IArrayElementRef right]:
+                result = left.SameAs(right) ? 1 : 0;
                 return true;
             case "NullRef" when args.Length == 0:
                 result = NullPointer.Instance;

@@ -16,7 +16,8 @@ public sealed partial class IlMachine
         IlType? constrained = f.Constrained;
         f.Constrained = null;
         IlMethod target = method;
-        if (!method.IsStatic)
+        if (method.IsStatic && constrained is not null) target = Devirtualize(method, constrained);  // a static abstract (generic math)
+        else if (!method.IsStatic)
         {
             if (constrained is not null) (target, args[0]) = Constrain(constrained, method, args[0]);
             else if (virtualCall)
@@ -98,11 +99,11 @@ public sealed partial class IlMachine
         {
             var definition = md.GetMethodDefinition(handle);
             if (!md.StringComparer.Equals(definition.Name, method.Name)) continue;
-            if ((definition.Attributes & MethodAttributes.Virtual) == 0 && !ownType) continue;
+            if ((definition.Attributes & MethodAttributes.Virtual) == 0 && !ownType && !method.IsStatic) continue;
             if (!method.DeclaringType.IsInterface && !ownType && (definition.Attributes & MethodAttributes.NewSlot) != 0) continue;
             if (definition.GetGenericParameters().Count != method.MethodArguments.Count) continue;
             IlMethod candidate = resolver.Method(level, MetadataTokens.GetToken(handle), method.MethodArguments);
-            if (candidate.IsStatic || !candidate.ReturnType.SameAs(method.ReturnType) || candidate.Parameters.Count != method.Parameters.Count) continue;
+            if (candidate.IsStatic != method.IsStatic || !candidate.ReturnType.SameAs(method.ReturnType) || candidate.Parameters.Count != method.Parameters.Count) continue;
             if (candidate.Parameters.Zip(method.Parameters).All(p => p.First.SameAs(p.Second))) return candidate;
         }
         return null;
@@ -113,7 +114,7 @@ public sealed partial class IlMachine
         object?[] args = PopArgs(f, constructor.Parameters.Count);
         if (IlIntrinsics.TryConstruct(constructor, args, out object? made)) return made;
         IlNamed type = constructor.DeclaringType;
-        if (resolver.BaseOf(type) is IlNamed { Name: "System.MulticastDelegate" }) throw new IlRefusal("makes a delegate");
+        if (IsDelegateType(type)) return MakeDelegate(type, args);
         if (type.IsValueType)
         {
             var slot = new[] { Default(type) };

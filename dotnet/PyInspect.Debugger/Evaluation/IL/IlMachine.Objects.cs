@@ -44,7 +44,14 @@ public sealed partial class IlMachine
                 return Step.Next;
             }
             case "stsfld":
-                throw new IlRefusal($"stores into static field {Field().DisplayName}");
+                _debuggee.FillStaticCache(Field(), Pop(f));
+                return Step.Next;
+            case "ldftn":
+                f.Stack.Push(new MethodPointer(resolver.ResolveMethod(f.Method.ModulePath, token, f.Method.Context)));
+                return Step.Next;
+            case "ldvirtftn":
+                f.Stack.Push(VirtualPointer(Pop(f), resolver.ResolveMethod(f.Method.ModulePath, token, f.Method.Context)));
+                return Step.Next;
             case "ldlen":
                 f.Stack.Push(Pop(f) switch
                 {
@@ -73,7 +80,7 @@ public sealed partial class IlMachine
                 {
                     null => throw IlErrors.NullReference(),
                     LocalArray local => i >= 0 && i < local.Items.Length ? new ElementRef(local, (int)i) : throw IlErrors.IndexOutOfRange(),
-                    DebuggeeObject obj => new DebuggeeRef(_debuggee.Element(obj, i), "an element of a debuggee array"),
+                    DebuggeeObject obj => i >= 0 && i < _debuggee.Length(obj) ? new DebuggeeElementRef(_debuggee, obj, i) : throw IlErrors.IndexOutOfRange(),
                     _ => throw new IlRefusal($"indexes {IlValue.Describe(array)}"),
                 });
                 return Step.Next;
@@ -184,7 +191,6 @@ public sealed partial class IlMachine
         }
         throw new IlRefusal(name switch
         {
-            "ldftn" or "ldvirtftn" => "makes a delegate",
             "ldtoken" => "reads the runtime handle of a method or a field (ldtoken)",
             "sizeof" => "asks the runtime for a type's size (sizeof)",
             "localloc" => "allocates on the stack (localloc)",
@@ -326,6 +332,7 @@ public sealed partial class IlMachine
         LocalArray array => new IlArray(array.Element, 1),
         string => IlPrimitive.String,
         TypeValue => IlTypeValues.RuntimeTypeClass(resolver),
+        MadeDelegate made => made.Type,
         _ => throw new IlRefusal($"asks the runtime type of {IlValue.Describe(value)}"),
     };
 }

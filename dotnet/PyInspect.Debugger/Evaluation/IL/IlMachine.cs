@@ -62,6 +62,7 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         if (++_depth > MaxDepth) throw new IlRefusal($"nests calls deeper than {MaxDepth}");
         try
         {
+            if (IsDelegateInvoke(method)) return InvokeDelegate(args);
             if (IlIntrinsics.TryCall(this, method, args, out object? result)) return result;
             IlPolicy.RefuseIfForbidden(method);
             if (method.IsStatic && method.Name != ".cctor" && !IsBeforeFieldInit(method.DeclaringType))

@@ -106,10 +106,35 @@ public sealed class FieldRef(LocalObject owner, string field, Func<object?> init
     public override void Set(object? value) => owner.Fields[field] = IlValue.CopyIfStruct(value);
 }
 
-public sealed class ElementRef(LocalArray array, int index) : IlRef
+/// <summary>An element of an array the interpreter made; moved by Unsafe.Add (a span's reference walks its array).</summary>
+public sealed class ElementRef(LocalArray array, long index) : IlRef, IArrayElementRef
 {
-    public override object? Get() => array.Items[index];
-    public override void Set(object? value) => array.Items[index] = IlValue.CopyIfStruct(value);
+    public override object? Get() => array.Items[InBounds()];
+    public override void Set(object? value) => array.Items[InBounds()] = IlValue.CopyIfStruct(value);
+    public IlRef Moved(long by) => new ElementRef(array, index + by);
+    public bool SameAs(IArrayElementRef other) => other is ElementRef e && ReferenceEquals(e.Array, array) && e.Index == index;
+    private LocalArray Array => array;
+    private long Index => index;
+    private int InBounds() => index >= 0 && index < array.Items.Length ? (int)index : throw new IlRefusal("reads outside an array through a pointer");
+}
+
+/// <summary>An element of a debuggee array: read, never written; moved by Unsafe.Add like ElementRef.</summary>
+public sealed class DebuggeeElementRef(IlDebuggee debuggee, DebuggeeObject array, long index) : IlRef, IArrayElementRef
+{
+    public override object? Get() => index >= 0 && index < debuggee.Length(array) ? debuggee.Element(array, index)
+        : throw new IlRefusal("reads outside an array through a pointer");
+    public override void Set(object? value) => throw new IlRefusal("stores into an element of a debuggee array");
+    public IlRef Moved(long by) => new DebuggeeElementRef(debuggee, array, index + by);
+    public bool SameAs(IArrayElementRef other) => other is DebuggeeElementRef e && e.Array.Address == array.Address && e.Index == index;
+    private DebuggeeObject Array => array;
+    private long Index => index;
+}
+
+/// <summary>A pointer to an array element, which pointer arithmetic by whole elements moves within its array.</summary>
+public interface IArrayElementRef
+{
+    IlRef Moved(long by);
+    bool SameAs(IArrayElementRef other);
 }
 
 public sealed class BoxRef(LocalBox box) : IlRef
@@ -204,6 +229,7 @@ public static class IlValue
     {
         null => "null", string => "a string", DebuggeeObject => "a debuggee object", DebuggeeStruct s => $"a {s.Type.Key}",
         LocalObject o => $"a {o.Type.Key}", IlRef => "a pointer",
-        TypeValue t => $"typeof({t.Type.Key})", TypeHandleValue h => $"the type handle of {h.Type.Key}", _ => value.GetType().Name,
+        TypeValue t => $"typeof({t.Type.Key})", TypeHandleValue h => $"the type handle of {h.Type.Key}",
+        MadeDelegate d => $"a {d.Type.Key} delegate made by the interpreter", MethodPointer => "a method pointer", _ => value.GetType().Name,
     };
 }

@@ -1,0 +1,30 @@
+// Getters that hand a lambda to LINQ, as everyday C# does: a static lambda (the compiler caches
+// it in a static field of its `<>c` class), one that captures `this`, one that captures an
+// argument (a closure object), a method group, and a delegate the object holds in a field.
+namespace GetterTruth;
+
+public sealed record Line(string Name, int Quantity, decimal Price);
+
+public sealed class Basket
+{
+    private readonly List<Line> _lines = [new("pen", 2, 1.5m), new("ink", 1, 7m), new("pad", 3, 2m)];
+    private readonly int _threshold = 2;
+    private readonly Func<Line, bool> _isCheap = l => l.Price < 5m;
+    private readonly Func<Line, bool> _cheapThenInk = (Func<Line, bool>)Delegate.Combine(
+        (Func<Line, bool>)(l => l.Price < 5m), (Func<Line, bool>)(l => l.Name == "ink"));
+
+    public decimal Total => _lines.Sum(l => l.Price * l.Quantity);
+    public int BigLines => _lines.Count(l => l.Quantity >= _threshold);
+    public bool AnyInk => _lines.Any(l => l.Name == "ink");
+    public int CheapLines => _lines.Count(_isCheap);
+    public int NamedLines => _lines.Count(HasName);
+    public int Over(int min) => _lines.Count(l => l.Quantity > min);
+    public string FirstBig => _lines.First(l => l.Quantity > 2).Name;
+    /// <summary>Never run by the program before the stop: its lambda's cache field is still empty.</summary>
+    public int Unseen => _lines.Count(l => l.Name.Length == 3);
+
+    /// <summary>A multicast delegate (the last method's answer counts): ICorDebug does not tell its methods.</summary>
+    public int MulticastLines => _lines.Count(_cheapThenInk);
+
+    private static bool HasName(Line line) => line.Name.Length > 0;
+}
