@@ -126,6 +126,8 @@ PURE = [
     # lambda the program never ran (its cache field is empty: filled inside the evaluation only)
     "basket.Total", "basket.BigLines", "basket.AnyInk", "basket.CheapLines", "basket.NamedLines", "basket.Over(1)",
     "basket.FirstBig", "basket.Unseen",
+    # thread statics: the stopped thread's own (func-eval runs on that thread)
+    "threadReport.Current", "PerThread.Describe",
     # kin of the issue's own example (the program made `ages.Values` before the stop, so the
     # getter finds its cache filled and stores nothing)
     "numbers.Where(n => n > 10).Count()",

@@ -28,3 +28,23 @@ public sealed class Basket
 
     private static bool HasName(Line line) => line.Name.Length > 0;
 }
+
+/// <summary>Thread statics: each thread has its own. The stopped (main) thread entered "main" twice.</summary>
+public static class PerThread
+{
+    [ThreadStatic] private static string? t_name;
+    [ThreadStatic] private static int t_depth;
+
+    public static void Enter(string name)
+    {
+        t_name = name;
+        t_depth++;
+    }
+
+    public static string Describe => (t_name ?? "none") + "@" + t_depth;
+}
+
+public sealed class ThreadReport
+{
+    public string Current => "on " + PerThread.Describe;
+}

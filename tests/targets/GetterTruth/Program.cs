@@ -73,6 +73,9 @@ public static class Program
         var catalogue = new Catalogue("ada");  // its caches stay empty: the truths come from a twin
         var twin = new Catalogue("ada");
         var basket = new Basket();
+        PerThread.Enter("main");
+        PerThread.Enter("main");
+        var threadReport = new ThreadReport();
 
         var values = new Dictionary<string, object>
         {
@@ -113,6 +116,7 @@ public static class Program
             ["basket.Total"] = basket.Total, ["basket.BigLines"] = basket.BigLines, ["basket.AnyInk"] = basket.AnyInk,
             ["basket.CheapLines"] = basket.CheapLines, ["basket.NamedLines"] = basket.NamedLines,
             ["basket.Over(1)"] = basket.Over(1), ["basket.FirstBig"] = basket.FirstBig,
+            ["threadReport.Current"] = threadReport.Current, ["PerThread.Describe"] = PerThread.Describe,
             ["names[2]"] = names[2], ["names.ContainsKey(3)"] = names.ContainsKey(3), ["names.ContainsKey(7)"] = names.ContainsKey(7),
         };
         // Values made by a getter (the debuggee holds none of them): shown as the adapter shows their type, with their fields.
@@ -130,7 +134,7 @@ public static class Program
         Console.WriteLine("getters ready"); // @bp getters
         GC.KeepAlive(new object[] { person, loner, circle, square, rectangle, named, intBox, textBox, emptyBox, pair, money, zero,
             point, ages, numbers, unique, queue, when, span, maybe, nothing, text, empty, price, quantity, builder, version,
-            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names, genericStatics, catalogue, basket });
+            pairOfBcl, tracker, thrower, spinner, features, anonymous, textSlot, numberSlot, personSlot, catalog, guarded, names, genericStatics, catalogue, basket, threadReport });
     }
 
     private static void Conditions(string truthFile)

@@ -138,11 +138,11 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
         _staticFills[(field.DeclaringType.Key, field.Token)] = value;
     }
 
-    /// <summary>A static field: refused where its class's static constructor may not have run (running it would be a side effect).</summary>
+    /// <summary>A static field: refused where its class's static constructor may not have run (running it would be a side effect).
+    /// A thread static is the stopped thread's, read through its frame: the thread func-eval would run on.</summary>
     public object? Static(IlField field)
     {
         if (_staticFills.Count > 0 && _staticFills.TryGetValue((field.DeclaringType.Key, field.Token), out object? filled)) return filled;
-        if (IsThreadStatic(field)) throw new IlRefusal($"reads a thread-static field ({field.DisplayName})");
         RefuseBeforeStaticConstructor(field.DeclaringType, $"reads {field.DisplayName}");
         return ReadStatic(field) is StaticValue read ? read.Value : throw new IlRefusal($"cannot read static field {field.DisplayName}");
     }
