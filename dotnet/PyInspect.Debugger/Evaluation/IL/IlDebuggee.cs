@@ -143,6 +143,8 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
     public object? Static(IlField field)
     {
         if (_staticFills.Count > 0 && _staticFills.TryGetValue((field.DeclaringType.Key, field.Token), out object? filled)) return filled;
+        if (context.ILFrame is null && IsThreadStatic(field))  // a frameless context (a condition's bound getter): the caller falls back
+            throw new IlRefusal($"reads a thread-static field ({field.DisplayName}) with no frame to name the thread");
         RefuseBeforeStaticConstructor(field.DeclaringType, $"reads {field.DisplayName}");
         return ReadStatic(field) is StaticValue read ? read.Value : throw new IlRefusal($"cannot read static field {field.DisplayName}");
     }
