@@ -1,6 +1,7 @@
 // Reading the stopped debuggee's memory (ICorDebugProcess.ReadMemory): for DAP's
 // readMemory, for the evaluator's block reads of primitive arrays and for breakpoint
-// conditions read straight from a hit thread's stack (its registers by GetThreadContext).
+// conditions read straight from a hit thread's stack (its registers by GetThreadContext), and
+// an object's ICorDebug value from its address (a condition's getter receiver, no frame).
 using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 
@@ -33,6 +34,18 @@ public sealed partial class DebuggerEngine
                 }
                 return done;
             }
+        }
+    }
+
+    /// <summary>The managed object at an address as an ICorDebug value (ICorDebugProcess5.GetObject):
+    /// no frame or stack walk needed. Null when the process is not stopped or the address is no object.</summary>
+    public ICorDebugObjectValue? ObjectAt(ulong address)
+    {
+        lock (_control)
+        {
+            ICorDebugProcess process = RequireLive();
+            if (!IsSynchronized || process is not ICorDebugProcess5 heap) return null;
+            return heap.GetObject(address, out var value) >= 0 ? value : null;
         }
     }
 

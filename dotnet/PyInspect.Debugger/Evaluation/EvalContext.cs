@@ -1,20 +1,47 @@
 // Where an expression is evaluated: the stopped frame, the loaded modules, the func-eval
 // channel (null when calls are not possible) and the budgets LINQ enumeration respects.
+// A frameless context (a breakpoint condition's getter run from memory) has a thread and a
+// module but no ICorDebug frame: it names no variables and reads no thread statics.
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Frames;
 
 namespace PyInspect.Debugger.Evaluation;
 
-public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebuggeeCalls? calls, Func<FrameInfo?>? refreshFrame)
+public sealed class EvalContext(FrameInfo? frame, ModuleCatalog modules, IDebuggeeCalls? calls, Func<FrameInfo?>? refreshFrame)
     : IDisposable
 {
     private readonly List<ICorDebugHandleValue> _pins = [];
 
     private readonly List<Dictionary<string, object?>> _scopes = [];
 
-    public FrameInfo Frame { get; private set; } = frame;
+    /// <summary>The frame evaluated in; null in a frameless context.</summary>
+    public FrameInfo? Frame { get; private set; } = frame;
     public ModuleCatalog Modules { get; } = modules;
+
+    private readonly uint _threadId;
+    private readonly LoadedModule? _module;
+
+    /// <summary>The stopped thread evaluated on (the frame's, or the one a frameless context was made for).</summary>
+    public uint ThreadId => Frame?.ThreadId ?? _threadId;
+
+    /// <summary>The module of the code evaluated in (the frame's method's, or a frameless context's).</summary>
+    public LoadedModule? Module => Frame is { } f ? f.Module : _module;
+
+    /// <summary>The ICorDebug frame for reads that take one (null: none, as for non-thread statics).</summary>
+    public ICorDebugILFrame? ILFrame => Frame?.Frame;
+
+    /// <summary>A context with no ICorDebug frame, for the IL interpreter at a breakpoint hit (making a
+    /// frame costs a stack refresh): it runs getters on objects read from memory, nothing by name.</summary>
+    public static EvalContext Frameless(uint threadId, LoadedModule module, ModuleCatalog modules, Func<ulong, byte[], int> readMemory) =>
+        new(null, modules, null, null, threadId, module) { InterpretCalls = true, ReadMemory = readMemory };
+
+    private EvalContext(FrameInfo? frame, ModuleCatalog modules, IDebuggeeCalls? calls, Func<FrameInfo?>? refreshFrame,
+        uint threadId, LoadedModule module) : this(frame, modules, calls, refreshFrame)
+    {
+        _threadId = threadId;
+        _module = module;
+    }
     public IDebuggeeCalls? Calls { get; } = calls;
 
     /// <summary>The exception in flight on the thread (`$exception`), if any.</summary>
@@ -65,6 +92,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     /// <summary>One argument or local by name (`this` for the receiver), reading only that slot; null if none.</summary>
     public FrameVariable? Variable(string name)
     {
+        if (Frame is null) throw new EvalException($"cannot read '{name}' here: no frame (a breakpoint condition's getter run from memory)");
         if (!File.Exists(Frame.ModulePath)) return null;
         var metadata = Symbols.ModuleMetadata.Open(Frame.ModulePath);
         var locals = Frame.Module?.Symbols?.GetLocals(Frame.MethodToken, (int)Frame.IlOffset) ?? [];
@@ -128,11 +156,11 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
 
     /// <summary>Run a function in the debuggee; the frame is re-read afterwards (the run neutered it).</summary>
     public ICorDebugValue? Call(ICorDebugFunction function, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments) =>
-        Run(function, calls => calls.Call(Frame.ThreadId, function, typeArguments, arguments, CallTimeout));
+        Run(function, calls => calls.Call(ThreadId, function, typeArguments, arguments, CallTimeout));
 
     /// <summary>A new object by one of its constructors, held by a handle for the rest of the evaluation.</summary>
     public ICorDebugValue NewObject(ICorDebugFunction constructor, IReadOnlyList<ICorDebugType> typeArguments, IReadOnlyList<ICorDebugValue> arguments) =>
-        Pin(Run(constructor, calls => calls.NewObject(Frame.ThreadId, constructor, typeArguments, arguments, CallTimeout))!);
+        Pin(Run(constructor, calls => calls.NewObject(ThreadId, constructor, typeArguments, arguments, CallTimeout))!);
 
     /// <summary>Throws, naming the function, when no debuggee code may run; called before any
     /// argument is made in the debuggee, so the refusal names the call itself.</summary>
@@ -173,7 +201,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     {
         if (CallsRefused) throw new CallRefusedException("a string made in the debuggee (to pass to a call)");
         IDebuggeeCalls calls = Calls ?? throw new EvalException("passing a string needs func-eval, which is not available here");
-        try { return calls.NewString(Frame.ThreadId, text); }
+        try { return calls.NewString(ThreadId, text); }
         finally { Refresh(); }
     }
 
@@ -181,7 +209,7 @@ public sealed class EvalContext(FrameInfo frame, ModuleCatalog modules, IDebugge
     {
         if (CallsRefused) throw new CallRefusedException("a value made in the debuggee (to pass to a call)");
         IDebuggeeCalls calls = Calls ?? throw new EvalException("passing a value needs func-eval, which is not available here");
-        return calls.NewPrimitive(Frame.ThreadId, elementType, raw);
+        return calls.NewPrimitive(ThreadId, elementType, raw);
     }
 
     /// <summary>A debuggee object held by a strong handle for the rest of this evaluation, so

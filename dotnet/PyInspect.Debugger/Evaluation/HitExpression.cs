@@ -3,9 +3,10 @@
 // reads. Later hits read those from memory: the thread's stack pointer (the context the
 // runtime saved when it stopped), the slot at its learned offset from it, a field at its
 // learned offset in an object of a known method table. No ICorDebug frame is made, because
-// making one costs a stack refresh (the profiled ~2.5 ms of every conditional hit).
-// What the bound form does not cover (calls, LINQ, casts, patterns...) is evaluated by the
-// Interpreter from the same parsed syntax, with the same meaning.
+// making one costs a stack refresh (the profiled ~2.5 ms of every conditional hit). A property
+// of an object read this way runs its getter in the IL interpreter with no frame either
+// (BoundGetter). What the bound form does not cover (calls, LINQ, casts, patterns...) is
+// evaluated by the Interpreter from the same parsed syntax, with the same meaning.
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
@@ -19,12 +20,16 @@ namespace PyInspect.Debugger.Evaluation;
 public delegate int MemoryReader(ulong address, Span<byte> into);
 
 /// <summary>Where a breakpoint hit: the thread, the binding's method and IL offset, its
-/// registers and memory, and (made only when needed, it is the slow part) its IL frame.</summary>
-public sealed class HitSite(int processId, LoadedModule module, int methodToken, int ilOffset, ulong stackPointer,
-    ulong instructionPointer, MemoryReader readMemory, Func<ICorDebugILFrame?> frame)
+/// registers and memory, objects by address, and (made only when needed, it is the slow part) its IL frame.</summary>
+public sealed class HitSite(int processId, uint threadId, ModuleCatalog modules, LoadedModule module, int methodToken, int ilOffset,
+    ulong stackPointer, ulong instructionPointer, MemoryReader readMemory, Func<ulong, ICorDebugObjectValue?> objectAt,
+    Func<ICorDebugILFrame?> frame)
 {
     /// <summary>Learned places are the process's own (addresses mean nothing in another).</summary>
     public int ProcessId { get; } = processId;
+    public uint ThreadId { get; } = threadId;
+    /// <summary>The debuggee's modules (what the IL interpreter resolves against).</summary>
+    public ModuleCatalog Modules { get; } = modules;
     private ICorDebugILFrame? _frame;
     private bool _frameMade;
 
@@ -50,6 +55,12 @@ public sealed class HitSite(int processId, LoadedModule module, int methodToken,
     }
 
     public bool Read(ulong address, Span<byte> into) => address != 0 && readMemory(address, into) == into.Length;
+
+    /// <summary>The object at an address as an ICorDebug value, made without a frame; null if it is none.</summary>
+    public ICorDebugObjectValue? ObjectAt(ulong address) => address == 0 ? null : objectAt(address);
+
+    /// <summary>A context for the IL interpreter on this hit's thread with no ICorDebug frame (no func-eval either).</summary>
+    public EvalContext Frameless() => EvalContext.Frameless(ThreadId, Module, Modules, (address, into) => readMemory(address, into));
 }
 
 public sealed class HitExpression
@@ -295,7 +306,7 @@ internal abstract class BoundNode
     }
 
     /// <summary>An instance field (an auto-property through its backing field) of an object,
-    /// its offset and kind learned per method table and kept.</summary>
+    /// its offset and kind learned per method table and kept; or a property, its getter run by BoundGetter.</summary>
     private sealed class Field(BoundNode target, string name) : BoundNode
     {
         private static readonly System.Collections.Concurrent.ConcurrentDictionary<(int Process, ulong MethodTable, string Name), (ulong Offset, MemoryKind Kind)?> Offsets = new();
@@ -306,13 +317,7 @@ internal abstract class BoundNode
             value = null;
             if (!target.TryRead(reads, out object? owner)) return false;
             HitSite site = reads.Site;
-            if (owner is MemoryRef memory)
-            {
-                Span<byte> methodTable = stackalloc byte[8];
-                return site.Read(memory.Address, methodTable)
-                    && Offsets.TryGetValue((site.ProcessId, BitConverter.ToUInt64(methodTable), name), out var place) && place is { } known
-                    && known.Kind.TryRead(site, memory.Address + known.Offset, out value);
-            }
+            if (owner is MemoryRef memory) return FromMemory(site, memory.Address, out value);
             if (owner is not RemoteValue remote) return false;
             ICorDebugValue? referent = ValuePath.Dereference(remote.Value);
             if (referent is not ICorDebugObjectValue obj || referent is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
@@ -320,12 +325,31 @@ internal abstract class BoundNode
             if (type.GetClass(out var cls) < 0 || cls.GetToken(out int token) < 0 || cls.GetModule(out var module) < 0
                 || module.GetBaseAddress(out ulong moduleBase) < 0)
                 return false;
-            if (Places.GetOrAdd((site.ProcessId, moduleBase, token, name), _ => Find(type)) is not { } found) return false;
+            if (Places.GetOrAdd((site.ProcessId, moduleBase, token, name), _ => Find(type)) is not { } found)
+                return ObjectAddress(referent) is ulong address && FromMemory(site, address, out value);  // a getter, if any
             if (obj.GetFieldValue(found.Class, found.Field, out var field) < 0) return false;
             Learn(site, referent, field);
             value = Local(field);
             return true;
         }
+
+        /// <summary>The field at its offset learned for the object's method table; with none learned there, the
+        /// property's getter interpreted on the object (BoundGetter: learned per method table, no frame).</summary>
+        private bool FromMemory(HitSite site, ulong address, out object? value)
+        {
+            value = null;
+            Span<byte> header = stackalloc byte[8];
+            if (!site.Read(address, header)) return false;
+            ulong methodTable = BitConverter.ToUInt64(header);
+            if (Offsets.TryGetValue((site.ProcessId, methodTable, name), out var place))
+                return place is { } known && known.Kind.TryRead(site, address + known.Offset, out value);
+            return BoundGetter.TryRead(site, address, methodTable, name, out value);
+        }
+
+        /// <summary>A class instance's address (its method table first); null for structs, boxes and the rest.</summary>
+        private static ulong? ObjectAddress(ICorDebugValue referent) =>
+            referent.GetType(out int elementType) >= 0 && elementType == CorElementType.Class && referent is not ICorDebugBoxValue
+                && referent.GetAddress(out ulong address) >= 0 && address != 0 ? address : null;
 
         /// <summary>The field's offset in objects of this method table, for reads from memory at later hits.</summary>
         private void Learn(HitSite site, ICorDebugValue referent, ICorDebugValue field)

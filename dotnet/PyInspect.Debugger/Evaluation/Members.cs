@@ -151,8 +151,8 @@ public static class Members
         if (field.IsStatic)
         {
             hr = level is not null && TypeNames.TypeArguments(level).Count > 0
-                ? level.GetStaticFieldValue(field.Token, context.Frame.Frame, out value)
-                : cls.GetStaticFieldValue(field.Token, context.Frame.Frame, out value);
+                ? level.GetStaticFieldValue(field.Token, context.ILFrame, out value)
+                : cls.GetStaticFieldValue(field.Token, context.ILFrame, out value);
         }
         else
         {

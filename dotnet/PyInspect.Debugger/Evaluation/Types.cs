@@ -108,8 +108,8 @@ public static class Types
     /// <summary>The type declaring the stopped method.</summary>
     public static TypeRef? EnclosingType(EvalContext context)
     {
-        if (context.Frame.Module is not { } module || ModuleMetadata.TryOpen(module.Path) is not { } md) return null;
-        int token = md.DeclaringTypeOfMethod(context.Frame.MethodToken);
+        if (context.Frame is not { Module: { } module } frame || ModuleMetadata.TryOpen(module.Path) is not { } md) return null;
+        int token = md.DeclaringTypeOfMethod(frame.MethodToken);
         // State machines and closures are nested types named <...>: the code in them belongs to the type around them.
         while (md.GetTypeName(token).Split('.')[^1].StartsWith('<') && md.DeclaringTypeOf(token) is int outer) token = outer;
         return new TypeRef(module, token, md.GetTypeName(token));

@@ -70,13 +70,14 @@ public sealed class FrameEvaluator(Debuggee debuggee)
         return null;
     }
 
-    /// <summary>Where a breakpoint fired: the thread's saved registers (no stack walk) and,
+    /// <summary>Where a breakpoint fired: the thread's saved registers (no stack walk), objects by address and,
     /// made only if the condition needs it, its active frame (the method the breakpoint is bound in).</summary>
     private HitSite? SiteOf(uint threadId, BoundAt at)
     {
         if (debuggee.Engine is not { } engine || debuggee.Modules.Find(at.ModulePath) is not { } module) return null;
         if (!engine.ReadStackAndIp(threadId, out ulong sp, out ulong ip)) sp = ip = 0;
-        return new HitSite(engine.ProcessId, module, at.MethodToken, at.IlOffset, sp, ip, engine.ReadMemory, () =>
+        return new HitSite(engine.ProcessId, threadId, debuggee.Modules, module, at.MethodToken, at.IlOffset, sp, ip, engine.ReadMemory,
+            engine.ObjectAt, () =>
             debuggee.Thread(threadId) is { } thread && thread.GetActiveFrame(out var active) >= 0 && active is ICorDebugILFrame il ? il : null);
     }
 

@@ -4,7 +4,9 @@
 //               the pure getters (and SideEffects.Count, 0) to TRUTH_FILE, then reaches the
 //               `getters` marker line.
 //   conditions  runs a 40-iteration loop over Items with two marked breakpoint lines (`pure`,
-//               `counted`), then writes SideEffects.Count and the loop's sum to TRUTH_FILE.
+//               `counted`), then a 30-iteration loop over base-typed Entries (`dispatch`: an
+//               overridden, a counting and a throwing getter, nulls), then writes SideEffects.Count,
+//               the loops' sum and DispatchEffects.Count to TRUTH_FILE.
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
@@ -145,6 +147,12 @@ public static class Program
             sum += item.Id; // @bp pure
             sum -= 1; // @bp counted
         }
-        File.WriteAllText(truthFile, string.Create(CultureInfo.InvariantCulture, $"{SideEffects.Count} {sum}"));
+        Entry?[] entries = Entry.Make(30);
+        for (int i = 0; i < entries.Length; i++)
+        {
+            Entry? entry = entries[i];
+            sum += i; // @bp dispatch
+        }
+        File.WriteAllText(truthFile, string.Create(CultureInfo.InvariantCulture, $"{SideEffects.Count} {sum} {DispatchEffects.Count}"));
     }
 }

@@ -51,6 +51,26 @@ public partial interface ICorDebugProcess : ICorDebugController
     [PreserveSig] unsafe int WriteMemory(ulong address, uint size, byte* buffer, out nuint written);
 }
 
+/// <summary>The managed heap's side of a process; we call GetObject (an object value from its
+/// address, with no frame: a breakpoint condition's getter receiver). Slots in cordebug.idl's order.</summary>
+[GeneratedComInterface]
+[Guid("21e9d9c0-fcb8-11df-8cff-0800200c9a66")]
+public partial interface ICorDebugProcess5
+{
+    [PreserveSig] int GetGCHeapInformation(nint heapInfo);
+    [PreserveSig] int EnumerateHeap(out nint objects);
+    [PreserveSig] int EnumerateHeapRegions(out nint regions);
+    [PreserveSig] int GetObject(ulong address, out ICorDebugObjectValue value);
+    [PreserveSig] int EnumerateGCReferences(int enumerateWeakReferences, out nint references);
+    [PreserveSig] int EnumerateHandles(int types, out nint handles);
+    [PreserveSig] int GetTypeID(ulong address, nint typeId);
+    [PreserveSig] int GetTypeForTypeID(ulong typeIdToken1, ulong typeIdToken2, out nint type);
+    [PreserveSig] int GetArrayLayout(ulong typeIdToken1, ulong typeIdToken2, nint layout);
+    [PreserveSig] int GetTypeLayout(ulong typeIdToken1, ulong typeIdToken2, nint layout);
+    [PreserveSig] int GetTypeFields(ulong typeIdToken1, ulong typeIdToken2, uint count, nint fields, out uint needed);
+    [PreserveSig] int EnableNGENPolicy(int policy);
+}
+
 [GeneratedComInterface]
 [Guid("CC7BCB01-8A68-11d2-983C-0000F808342D")]
 public partial interface ICorDebugEnum

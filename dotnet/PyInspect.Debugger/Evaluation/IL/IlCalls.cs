@@ -48,7 +48,7 @@ public static class IlCalls
         }
         catch (IlThrown thrown)
         {
-            throw new EvalException($"the call threw {thrown.TypeName}: {thrown.Message}");
+            throw Threw(thrown);
         }
         catch (IlRefusal refusal)
         {
@@ -64,6 +64,50 @@ public static class IlCalls
             // answer and never a dead adapter: refused where the evaluation is read-only, func-eval otherwise.
             if (!context.CallsRefused) return false;
             throw new CallRefusedException($"{CallRefusedException.NameOf(function)} (the interpreter could not run it: {error.GetType().Name}: {error.Message})");
+        }
+    }
+
+    /// <summary>What the interpreted code threw, as the evaluator answers it (func-eval's words for a call that threw).</summary>
+    private static EvalException Threw(IlThrown thrown) => new($"the call threw {thrown.TypeName}: {thrown.Message}");
+
+    /// <summary>The method an instance getter runs as on this object's exact type (dispatched as TryRun dispatches
+    /// it), for a breakpoint condition to run again on later objects of the same type. Null where the interpreter
+    /// does not take it here (a static or struct method, parameters, metadata it cannot resolve).</summary>
+    public static IlMethod? GetterOn(EvalContext context, ICorDebugFunction getter, ICorDebugObjectValue self)
+    {
+        IlMachine machine = MachineOf(context);
+        try
+        {
+            IlMethod method = MethodOf(machine, getter, []);
+            if (method.IsStatic || method.DeclaringType.IsValueType || method.Parameters.Count > 0) return null;
+            return method.IsVirtual ? machine.Devirtualize(method, machine.Debuggee.RuntimeType(new DebuggeeObject(self, self))) : method;
+        }
+        catch (Exception error) when (error is not OutOfMemoryException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Runs a method GetterOn answered on an object of its type: true with the evaluator's value; what the
+    /// code threw as TryRun answers it (an EvalException); false where the interpreter refused or failed (the
+    /// caller's slower path then decides, func-eval included).</summary>
+    public static bool TryRunOn(EvalContext context, IlMethod method, DebuggeeObject self, out object? result)
+    {
+        result = null;
+        // The evaluation is this one run: a machine of its own (MachineOf would keep one per context, a weak-table entry per hit).
+        var machine = new IlMachine(context, Resolvers.GetValue(context.Modules, m => new IlResolver(m)), context.IlInstructionBudget);
+        try
+        {
+            result = IlResults.ToEvaluator(machine, machine.Run(method, [self]), method.ReturnType);
+            return true;
+        }
+        catch (IlThrown thrown)
+        {
+            throw Threw(thrown);
+        }
+        catch (Exception error) when (error is not OutOfMemoryException)
+        {
+            return false;
         }
     }
 
@@ -85,7 +129,7 @@ public static class IlCalls
         }
         catch (IlThrown thrown)
         {
-            throw new EvalException($"the call threw {thrown.TypeName}: {thrown.Message}");
+            throw Threw(thrown);
         }
         catch (IlRefusal refusal)
         {

@@ -8,6 +8,8 @@ namespace PyInspect.Debugger.Evaluation.IL;
 
 public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
 {
+    private readonly IlFieldMemory _fieldMemory = new(context);
+
     /// <summary>A debuggee value as an interpreter value: numbers widened, strings read, objects and structs by reference.</summary>
     public object? Read(ICorDebugValue value)
     {
@@ -77,9 +79,12 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
     /// <summary>An instance field of a debuggee object or struct (as this evaluation filled it, if it filled it).</summary>
     public object? Field(object owner, IlField field)
     {
+        // Primitive and decimal fields, read from memory once their offset is known (never a cache fill: those are references).
+        if (owner is DebuggeeObject inMemory && _fieldMemory.TryRead(inMemory, field, out object? known)) return known;
         ICorDebugValue value = FieldValue(owner, field);
         if (_cacheFills.Count > 0 && value.GetAddress(out ulong address) >= 0 && _cacheFills.TryGetValue(address, out object? filled))
             return filled;
+        if (owner is DebuggeeObject learned) _fieldMemory.Learn(learned, field, value);
         return Read(value);
     }
 
@@ -138,6 +143,8 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
     public object? Static(IlField field)
     {
         if (_staticFills.Count > 0 && _staticFills.TryGetValue((field.DeclaringType.Key, field.Token), out object? filled)) return filled;
+        if (context.ILFrame is null && IsThreadStatic(field))  // a frameless context (a condition's bound getter): the caller falls back
+            throw new IlRefusal($"reads a thread-static field ({field.DisplayName}) with no frame to name the thread");
         RefuseBeforeStaticConstructor(field.DeclaringType, $"reads {field.DisplayName}");
         return ReadStatic(field) is StaticValue read ? read.Value : throw new IlRefusal($"cannot read static field {field.DisplayName}");
     }
@@ -149,9 +156,9 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
         if (field.DeclaringType.Arguments.Count > 0)
         {
             // A generic type's statics are per instantiation: read through the instantiated type.
-            if (DebuggeeType(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out value) < 0) return null;
+            if (DebuggeeType(field.DeclaringType).GetStaticFieldValue(field.Token, context.ILFrame, out value) < 0) return null;
         }
-        else if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.Frame.Frame, out value) < 0) return null;
+        else if (ClassOf(field.DeclaringType).GetStaticFieldValue(field.Token, context.ILFrame, out value) < 0) return null;
         object? read = Read(value);
         // A static of a struct type lives boxed: read the struct itself.
         if (field.FieldType.IsValueType && read is DebuggeeObject boxed && boxed.Target is ICorDebugBoxValue) read = Unbox(boxed);
@@ -237,11 +244,11 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
     /// its Thread object's _managedThreadId, read (compiler-made iterators remember the thread that made them).</summary>
     public object? ManagedThreadId()
     {
-        if (context.Frame.Module?.Module is not { } module || module.GetProcess(out nint pointer) < 0)
+        if (context.Module?.Module is not { } module || module.GetProcess(out nint pointer) < 0)
             throw new IlRefusal("cannot find the stopped thread's process");
         var process = DebuggerEngine.Wrap<ICorDebugProcess>(pointer);
         System.Runtime.InteropServices.Marshal.Release(pointer);
-        if (process.GetThread(context.Frame.ThreadId, out var thread) < 0 || thread.GetObject(out var threadObject) < 0
+        if (process.GetThread(context.ThreadId, out var thread) < 0 || thread.GetObject(out var threadObject) < 0
             || Read(threadObject) is not DebuggeeObject managed || RuntimeType(managed) is not IlNamed type
             || resolver.InstanceFields(type).FirstOrDefault(f => f.Name == "_managedThreadId") is not { } field)
             throw new IlRefusal("cannot read the stopped thread's managed thread id");

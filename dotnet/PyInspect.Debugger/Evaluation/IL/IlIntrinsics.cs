@@ -153,11 +153,16 @@ public static class IlIntrinsics
         made = null;
         if (constructor.DeclaringType.Name != "System.Decimal") return false;
         if (constructor.Parameters.Select(ClrType).ToArray() is not { } types || types.Any(t => t is null)) return false;
-        ConstructorInfo? info = typeof(decimal).GetConstructor(types!);
-        if (info is null) return false;
+        if (Reflected.GetOrAdd((typeof(decimal), constructor.ModulePath, constructor.Token), _ => typeof(decimal).GetConstructor(types!))
+            is not ConstructorInfo info)
+            return false;
         made = Invoke(() => info.Invoke(Convert(args, constructor.Parameters, types!)));
         return true;
     }
+
+    /// <summary>The .NET member an intrinsic method computes by, by CLR owner and the method's definition (the owners'
+    /// methods matched are not generic, so a definition has one): found once, not per call (a scan of the owner's methods).</summary>
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<(Type Owner, string Module, int Token), MethodBase?> Reflected = new();
 
     private static bool TryReflect(Type owner, IlMethod method, object?[] args, out object? result)
     {
@@ -165,10 +170,10 @@ public static class IlIntrinsics
         Type?[] types = [.. method.Parameters.Select(ClrType)];
         Type? returns = method.ReturnType is IlPrimitive { ElementType: CorElementType.Void } ? typeof(void) : ClrType(method.ReturnType);
         if (returns is null || types.Any(t => t is null)) return false;
-        MethodInfo? info = owner.GetMethods(BindingFlags.Public | BindingFlags.Static | BindingFlags.Instance).FirstOrDefault(m =>
-            m.Name == method.Name && m.IsStatic == method.IsStatic && !m.IsGenericMethodDefinition && m.ReturnType == returns
-            && m.GetParameters().Select(p => p.ParameterType).SequenceEqual(types!));
-        if (info is null) return false;
+        if (Reflected.GetOrAdd((owner, method.ModulePath, method.Token), _ => owner.GetMethods(BindingFlags.Public | BindingFlags.Static | BindingFlags.Instance)
+            .FirstOrDefault(m => m.Name == method.Name && m.IsStatic == method.IsStatic && !m.IsGenericMethodDefinition && m.ReturnType == returns
+                && m.GetParameters().Select(p => p.ParameterType).SequenceEqual(types!))) is not MethodInfo info)
+            return false;
         object?[] parameters = method.IsStatic ? args : args[1..];
         object? self = method.IsStatic ? null : ConvertOne(args[0], owner == typeof(string) ? IlPrimitive.String : new IlPrimitive(CorElementType.Object), owner);
         object?[] converted = Convert(parameters, method.Parameters, types!);

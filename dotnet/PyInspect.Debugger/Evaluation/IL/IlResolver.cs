@@ -187,8 +187,20 @@ public sealed class IlResolver(ModuleCatalog modules)
         return Named(corelib, token, []) as IlNamed ?? throw new IlRefusal($"{ns}.{name} is a primitive");
     }
 
+    /// <summary>Tokens of bodies outside any generic context, resolved once: they mean the same at every call (a
+    /// breakpoint condition's getter runs the same few at every hit). Generic contexts resolve each time.</summary>
+    private readonly ConcurrentDictionary<(string Path, int Token), IlMethod> _plainMethods = new();
+    private readonly ConcurrentDictionary<(string Path, int Token), IlField> _plainFields = new();
+
+    private static bool IsPlain(IlGenericContext context) =>
+        context.TypeArguments is null or { Count: 0 } && context.MethodArguments is null or { Count: 0 };
+
     /// <summary>A method token (MethodDef, MemberRef, MethodSpec) of a body, in its generic context.</summary>
-    public IlMethod ResolveMethod(string path, int token, IlGenericContext context)
+    public IlMethod ResolveMethod(string path, int token, IlGenericContext context) => IsPlain(context)
+        ? _plainMethods.GetOrAdd((path, token), key => ResolveMethodIn(key.Path, key.Token, context))
+        : ResolveMethodIn(path, token, context);
+
+    private IlMethod ResolveMethodIn(string path, int token, IlGenericContext context)
     {
         var md = Reader(path);
         EntityHandle handle = MetadataTokens.EntityHandle(token);
@@ -263,7 +275,11 @@ public sealed class IlResolver(ModuleCatalog modules)
     }
 
     /// <summary>A field token (FieldDef or MemberRef) of a body, in its generic context.</summary>
-    public IlField ResolveField(string path, int token, IlGenericContext context)
+    public IlField ResolveField(string path, int token, IlGenericContext context) => IsPlain(context)
+        ? _plainFields.GetOrAdd((path, token), key => ResolveFieldIn(key.Path, key.Token, context))
+        : ResolveFieldIn(path, token, context);
+
+    private IlField ResolveFieldIn(string path, int token, IlGenericContext context)
     {
         var md = Reader(path);
         EntityHandle handle = MetadataTokens.EntityHandle(token);

@@ -26,12 +26,24 @@ public sealed class IlThrown(string typeName, string message) : Exception(messag
 }
 
 /// <summary>A non-null reference to a debuggee object (class instance, array, boxed value).</summary>
-public sealed class DebuggeeObject(ICorDebugValue reference, ICorDebugValue target)
+public sealed class DebuggeeObject
 {
-    public ICorDebugValue Reference { get; } = reference;
+    private readonly ICorDebugValue? _reference;
+    private ICorDebugValue? _target;
+    private readonly Func<ICorDebugValue>? _make;
+    private readonly ulong _address;
+
+    public DebuggeeObject(ICorDebugValue reference, ICorDebugValue target) => (_reference, _target) = (reference, target);
+
+    /// <summary>A class instance (not a box or an array) known by its address, its ICorDebug value made only when
+    /// something needs it (a breakpoint condition's getter whose fields are read from memory needs none).</summary>
+    public DebuggeeObject(ulong address, Func<ICorDebugValue> make) => (_address, _make) = (address, make);
+
+    public ICorDebugValue Reference => _reference ?? Target;
     /// <summary>The dereferenced object (ICorDebugObjectValue, ICorDebugArrayValue or ICorDebugBoxValue).</summary>
-    public ICorDebugValue Target { get; } = target;
-    public ulong Address => Target.GetAddress(out ulong address) >= 0 ? address : 0;
+    public ICorDebugValue Target => _target ??= _make!();
+    public ulong Address => _address != 0 ? _address : Target.GetAddress(out ulong address) >= 0 ? address : 0;
+    public bool IsBox => _make is null && Target is ICorDebugBoxValue;
 }
 
 /// <summary>A struct in the debuggee (a field's or element's value), read field by field.</summary>
