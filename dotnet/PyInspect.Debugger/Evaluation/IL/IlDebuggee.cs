@@ -82,7 +82,7 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
         // Primitive and decimal fields, read from memory once their offset is known (never a cache fill: those are references).
         if (owner is DebuggeeObject inMemory && _fieldMemory.TryRead(inMemory, field, out object? known)) return known;
         ICorDebugValue value = FieldValue(owner, field);
-        if (_cacheFills.Count > 0 && value.GetAddress(out ulong address) >= 0 && _cacheFills.TryGetValue(address, out object? filled))
+        if (CacheFills.Count > 0 && value.GetAddress(out ulong address) >= 0 && CacheFills.TryGetValue(address, out object? filled))
             return filled;
         if (owner is DebuggeeObject learned) _fieldMemory.Learn(learned, field, value);
         return Read(value);
@@ -106,6 +106,22 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
     /// <summary>Lazy caches this evaluation filled, by the field's address in the debuggee: what the interpreted
     /// code stored into a reference field that held null. The debuggee itself is never written.</summary>
     private readonly Dictionary<ulong, object?> _cacheFills = [];
+    private int _fillsGeneration = EvalContext.Generation;
+
+    /// <summary>The fills, forgotten once a func-eval has run (a condition's fallback may run one): the GC may
+    /// have moved objects since, so an address no longer names the field that was filled.</summary>
+    private Dictionary<ulong, object?> CacheFills
+    {
+        get
+        {
+            if (_fillsGeneration != EvalContext.Generation)
+            {
+                _cacheFills.Clear();
+                _fillsGeneration = EvalContext.Generation;
+            }
+            return _cacheFills;
+        }
+    }
 
     /// <summary>A store into a field of a debuggee object. Only a lazy cache's first fill is taken (a reference
     /// field that holds null: `_keys ??= new KeyCollection(this)`), and only for the rest of this evaluation, so
@@ -118,10 +134,10 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
             || elementType is not (CorElementType.Class or CorElementType.Object or CorElementType.String or CorElementType.SzArray or CorElementType.Array)
             || current.GetAddress(out ulong address) < 0 || address == 0)
             throw new IlRefusal(what);
-        object? held = _cacheFills.TryGetValue(address, out object? filled) ? filled : Read(current);
+        object? held = CacheFills.TryGetValue(address, out object? filled) ? filled : Read(current);
         if (held is not null && !ReferenceEquals(held, value))
             throw new IlRefusal($"{what} (it holds a value: only an empty cache is filled, and only inside the evaluation)");
-        _cacheFills[address] = value;
+        CacheFills[address] = value;
     }
 
     /// <summary>Static lazy caches this evaluation filled (the compiler's cached lambdas, `s_x ??= ...`), by field.</summary>
