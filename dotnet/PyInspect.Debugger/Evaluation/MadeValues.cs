@@ -21,6 +21,10 @@ public sealed class MadeValue(object held, string typeName, string text, Func<IR
     /// <summary>False for a value shown by its value alone (DateTime, TimeSpan, Guid): the variables view lists no children for those.</summary>
     public bool ShowsFields { get; } = showsFields;
 
+    /// <summary>For a made sequence (an iterator a getter returned), its element type's C# name: LINQ enumerates
+    /// it by interpreting its GetEnumerator/MoveNext/Current (IL/IlEnumeration.cs). Null for anything else.</summary>
+    public string? SequenceOf { get; init; }
+
     /// <summary>A made Nullable&lt;T&gt; with a value: that value, which an expression computes with (`n + 1`, `n > 2`).</summary>
     public object? Unwrapped { get; init; }
 

@@ -199,6 +199,33 @@ public static class IlSamples
         return sum * 1000 + view[^1] + view.Slice(2, 2)[1];
     }
 
+    public sealed class OneTwoThree : IEnumerable<int>
+    {
+        public IEnumerator<int> GetEnumerator()
+        {
+            yield return 1;
+            yield return 2;
+            yield return 3;
+        }
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
+    }
+
+    /// <summary>An iterator whose foreach sits in a try/fault: every MoveNext leaves the try at its `yield return`.
+    /// (An IEnumerator one: an IEnumerable iterator's GetEnumerator asks the thread id, which needs a debuggee.)</summary>
+    public static IEnumerator<int> TwiceEach(OneTwoThree items)
+    {
+        foreach (int item in items) yield return item * 2;
+    }
+
+    public static int IteratorSum()
+    {
+        int sum = 0;
+        using IEnumerator<int> twice = TwiceEach(new OneTwoThree());
+        while (twice.MoveNext()) sum = sum * 100 + twice.Current;
+        return sum;
+    }
+
     public static int Forever()
     {
         int i = 0;
@@ -339,6 +366,7 @@ public sealed class IlInterpreterTests
         SameAsDotNet(nameof(IlSamples.MethodGroup), 7);
         SameAsDotNet(nameof(IlSamples.VirtualGroup));
         SameAsDotNet(nameof(IlSamples.SpanSum), 6);
+        SameAsDotNet(nameof(IlSamples.IteratorSum));
     }
 
     private static string Nullable()

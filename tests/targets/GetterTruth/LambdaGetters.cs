@@ -31,6 +31,15 @@ public sealed class Basket
     public int[] Quantities => [.. _lines.Select(l => l.Quantity)];
     public List<string> Names => _lines.Select(l => l.Name).ToList();
 
+    /// <summary>An iterator (a state machine the compiler makes) whose foreach sits in a try/fault.</summary>
+    public IEnumerable<string> LineNames
+    {
+        get
+        {
+            foreach (var line in _lines) yield return line.Name;
+        }
+    }
+
     private static bool HasName(Line line) => line.Name.Length > 0;
 }
 

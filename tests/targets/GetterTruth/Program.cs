@@ -116,6 +116,7 @@ public static class Program
             ["basket.Total"] = basket.Total, ["basket.BigLines"] = basket.BigLines, ["basket.AnyInk"] = basket.AnyInk,
             ["basket.CheapLines"] = basket.CheapLines, ["basket.NamedLines"] = basket.NamedLines,
             ["basket.Over(1)"] = basket.Over(1), ["basket.FirstBig"] = basket.FirstBig,
+            ["basket.LineNames.Count()"] = basket.LineNames.Count(), ["basket.LineNames.Last()"] = basket.LineNames.Last(),
             ["threadReport.Current"] = threadReport.Current, ["PerThread.Describe"] = PerThread.Describe,
             ["names[2]"] = names[2], ["names.ContainsKey(3)"] = names.ContainsKey(3), ["names.ContainsKey(7)"] = names.ContainsKey(7),
         };

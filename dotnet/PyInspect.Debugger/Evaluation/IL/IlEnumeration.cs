@@ -1,5 +1,5 @@
 // Enumerating a sequence the interpreter made (Enumerable.Cast's iterator over a collection the
-// evaluator does not read itself): IEnumerable.GetEnumerator, then IEnumerator.MoveNext and
+// evaluator does not read itself, an iterator a getter returned): IEnumerable.GetEnumerator, then IEnumerator.MoveNext and
 // Current until MoveNext says false, each interpreted on the sequence's own type. What the
 // enumeration changes lives in the adapter (the iterator's state); a store into the debuggee
 // is refused as in any interpreted call, and the instruction budget bounds it.

@@ -161,7 +161,7 @@ public sealed partial class IlMachine
         return false;
     }
 
-    private List<IlType> AllInterfaces(IlNamed type)
+    public List<IlType> AllInterfaces(IlNamed type)
     {
         var found = new List<IlType>();
         var pending = new Stack<IlNamed>();

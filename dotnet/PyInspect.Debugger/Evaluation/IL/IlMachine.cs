@@ -253,11 +253,13 @@ public sealed partial class IlMachine(EvalContext context, IlResolver resolver, 
         }
     }
 
+    /// <summary>`leave` out of protected blocks runs their finally blocks; fault blocks run only for an exception
+    /// (an iterator's MoveNext leaves its try at every `yield return`: a fault there would end the iteration).</summary>
     private void RunFinallies(Frame f, int from, int to)
     {
         foreach (var region in f.Code.Regions)
         {
-            if (!region.IsFinally) continue;
+            if (region.Kind != IlRegionKind.Finally) continue;
             if (region.Protects(from) && !region.Protects(to)) RunFinally(f, region);
         }
     }

@@ -64,7 +64,20 @@ public static class IlResults
         IReadOnlyList<IlField> fields = InstanceFields(machine, type);
         string? known = IlKnownStructs.Text(typeName, made, fields);
         return new MadeValue(made, typeName, known ?? $"{{{typeName}}}", () => [.. fields.Select(f => new KeyValuePair<string, object?>(
-            ModuleMetadata.FieldDisplayName(f.Name), FieldValue(machine, made, f)))], showsFields: known is null);
+            ModuleMetadata.FieldDisplayName(f.Name), FieldValue(machine, made, f)))], showsFields: known is null)
+        {
+            SequenceOf = type.IsValueType ? null : SequenceElement(machine, made),
+        };
+    }
+
+    /// <summary>A made object that is a sequence (an iterator a getter returns): its element type's C# name
+    /// (`object` for a non-generic IEnumerable), so LINQ in the expression enumerates it; null otherwise.</summary>
+    private static string? SequenceElement(IlMachine machine, LocalObject made)
+    {
+        if (!machine.IsInstance(made, machine.Resolver.CoreLibType("System.Collections", "IEnumerable"))) return null;
+        IlType? generic = machine.AllInterfaces(made.Type)
+            .FirstOrDefault(i => i is IlNamed { Name: "System.Collections.Generic.IEnumerable`1", Arguments.Count: 1 });
+        return generic is IlNamed { Arguments: [var element] } ? IlTypeNames.Format(element) : "object";
     }
 
     private static object? Field(IlMachine machine, LocalObject made, string name) =>

@@ -32,7 +32,7 @@ public static class Linq
         if (ListPredicates.Contains(name) && lambda)
             return local is SequenceValue || (local is RemoteValue list && Members.ClassName(list.Value) == "System.Collections.Generic.List`1");
         if (!Operators.Contains(name)) return false;
-        if (local is SequenceValue or GroupingValue) return true;
+        if (local is SequenceValue or GroupingValue or MadeValue { SequenceOf: not null }) return true;
         if (local is string) return lambda;
         if (local is not RemoteValue remote) return false;
         if (Sequences.ReadsInternals(remote)) return true;  // on these, LINQ names always mean LINQ

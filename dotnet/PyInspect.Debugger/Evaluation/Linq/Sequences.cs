@@ -44,6 +44,8 @@ public static class Sequences
                 return text.Select(c => (object?)c);
             case RemoteValue remote:
                 return RemoteItems(interpreter, remote.Value, sourceText);
+            case MadeValue { SequenceOf: not null } made:
+                return IL.IlEnumeration.Items(interpreter.Context, made, sourceText);
             default:
                 throw new EvalException($"'{sourceText}' is not a collection ({Types.RuntimeTypeName(local)})");
         }
@@ -215,6 +217,7 @@ public static class Sequences
     {
         object? local = Interpreter.Local(source);
         if (local is SequenceValue s) return s.ElementType;
+        if (local is MadeValue { SequenceOf: { } made }) return made;
         if (local is GroupingValue g) return g.Items.ElementType;
         if (local is string) return "char";
         if (local is RemoteValue remote && ValuePath.Dereference(remote.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0)
