@@ -41,14 +41,15 @@ class LoopRun:
     final_dispatch_counter: int
 
 
-def run_loop(truth: Path) -> LoopRun:
+def run_loop(truth: Path, program: Path | None = None) -> LoopRun:
+    """The loop under the adapter: GetterTruth.dll on .NET 10, or a self-contained build's apphost."""
     source = str(target_source(TARGET))
     lines = {marker_line(TARGET, name): name for name in ("pure", "counted", "dispatch")}
     session = Session(adapter="pyinspect")
     session.set_breakpoint(source, marker_line(TARGET, "pure"), condition="item.IsMultipleOfSeven && item.Id > 0")
     session.set_breakpoint(source, marker_line(TARGET, "counted"), condition="item.CountedId == 9")
     session.set_breakpoint(source, marker_line(TARGET, "dispatch"), condition="entry.IsFlagged")
-    session.launch(str(target_dll(TARGET)), [str(truth), "conditions"], None, None, False)
+    session.launch(str(program or target_dll(TARGET)), [str(truth), "conditions"], None, None, False)
     dbg = Debugger(session)
     stops = []
     cursor = 0
