@@ -149,7 +149,7 @@ public static class IlCalls
         {
             if (resolver.MethodsNamed(level, "get_" + name).FirstOrDefault(m => !m.IsStatic && m.Parameters.Count == 0) is { } getter)
                 return getter;
-            level = resolver.BaseOf(level) is { } baseType ? baseType as IlNamed ?? resolver.PrimitiveAsNamed((IlPrimitive)baseType) : null;
+            level = resolver.BaseOf(level) is { } baseType ? resolver.AsNamed(baseType) : null;
         }
         return null;
     }
@@ -164,7 +164,7 @@ public static class IlCalls
             .GetGenericParameters().Count;
         var types = typeArguments.Select(machine.Debuggee.TypeOf).ToList();
         IlType owner = machine.Resolver.Named(path, typeToken, types.Take(arity).ToList());
-        IlNamed declaring = owner as IlNamed ?? machine.Resolver.PrimitiveAsNamed((IlPrimitive)owner);
+        IlNamed declaring = machine.Resolver.AsNamed(owner);
         return machine.Resolver.Method(declaring, token, types.Skip(arity).ToList());
     }
 

@@ -134,10 +134,15 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
             || elementType is not (CorElementType.Class or CorElementType.Object or CorElementType.String or CorElementType.SzArray or CorElementType.Array)
             || current.GetAddress(out ulong address) < 0 || address == 0)
             throw new IlRefusal(what);
-        object? held = CacheFills.TryGetValue(address, out object? filled) ? filled : Read(current);
+        RefuseUnlessEmpty(CacheFills.TryGetValue(address, out object? filled) ? filled : Read(current), value, what);
+        CacheFills[address] = value;
+    }
+
+    /// <summary>A cache is filled only while it is empty (or given what it already holds from this evaluation).</summary>
+    private static void RefuseUnlessEmpty(object? held, object? value, string what)
+    {
         if (held is not null && !ReferenceEquals(held, value))
             throw new IlRefusal($"{what} (it holds a value: only an empty cache is filled, and only inside the evaluation)");
-        CacheFills[address] = value;
     }
 
     /// <summary>Static lazy caches this evaluation filled (the compiler's cached lambdas, `s_x ??= ...`), by field.</summary>
@@ -148,9 +153,7 @@ public sealed partial class IlDebuggee(IlResolver resolver, EvalContext context)
     {
         string what = $"stores into static field {field.DisplayName}";
         if (field.FieldType.IsValueType || field.FieldType is IlGenericParameter) throw new IlRefusal(what);
-        object? held = Static(field);
-        if (held is not null && !ReferenceEquals(held, value))
-            throw new IlRefusal($"{what} (it holds a value: only an empty cache is filled, and only inside the evaluation)");
+        RefuseUnlessEmpty(Static(field), value, what);
         _staticFills[(field.DeclaringType.Key, field.Token)] = value;
     }
 

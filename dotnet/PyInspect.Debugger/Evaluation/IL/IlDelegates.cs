@@ -72,7 +72,7 @@ public sealed partial class IlDebuggee
         var md = IlResolver.Reader(path);
         bool generic = md.GetTypeDefinition(System.Reflection.Metadata.Ecma335.MetadataTokens.TypeDefinitionHandle(classToken & 0xFFFFFF))
             .GetGenericParameters().Count > 0;
-        if (!generic) return resolver.Named(path, classToken, []) as IlNamed ?? resolver.PrimitiveAsNamed((IlPrimitive)resolver.Named(path, classToken, []));
+        if (!generic) return resolver.AsNamed(resolver.Named(path, classToken, []));
         IlType? level = target is null ? null : machine.RuntimeType(target);
         for (int depth = 0; level is IlNamed named && depth < 64; depth++, level = resolver.BaseOf(named))
             if (named.Token == classToken && named.ModulePath == path) return named;

@@ -120,7 +120,8 @@ public static class IlIntrinsics
     }
 
     /// <summary>The reinterpretations of Unsafe that change nothing the interpreter holds (its IL throws: the JIT implements it):
-    /// a reference or a pointer passed through as is, the null pointer and its test. Pointer arithmetic is refused.</summary>
+    /// a reference or a pointer passed through as is, the null pointer and its test; and arithmetic by whole elements on a
+    /// pointer into an array (a span's reference). Any other pointer arithmetic is refused.</summary>
     private static bool TryUnsafe(IlMethod method, object?[] args, out object? result)
     {
         result = null;

@@ -52,28 +52,21 @@ public sealed partial class IlMachine
             object? self = Deref(pointer) ?? throw IlErrors.NullReference();
             return (method.IsVirtual ? Devirtualize(method, RuntimeType(self)) : method, self);
         }
-        IlNamed named = AsNamed(type);
+        IlNamed named = resolver.AsNamed(type);
         if (FindImplementation(named, method) is { } own) return (own, pointer);
         throw new IlRefusal($"calls {method.DisplayName} on a boxed {type.Key}");
     }
-
-    private IlNamed AsNamed(IlType type) => type switch
-    {
-        IlNamed named => named,
-        IlPrimitive primitive => resolver.PrimitiveAsNamed(primitive),
-        _ => throw new IlRefusal($"calls a method on {type.Key}"),
-    };
 
     /// <summary>The body a virtual or interface call runs for an object of the runtime type.</summary>
     public IlMethod Devirtualize(IlMethod method, IlType runtimeType, bool viaVariance = true)
     {
         if (runtimeType is IlArray) throw new IlRefusal($"calls {method.DisplayName} on an array");
-        IlNamed? level = AsNamed(runtimeType);
+        IlNamed? level = resolver.AsNamed(runtimeType);
         for (int depth = 0; level is not null && depth < 64; depth++)
         {
             if (FindImplementation(level, method) is { } found) return found;
             if (!method.DeclaringType.IsInterface && level.SameAs(method.DeclaringType)) return method;
-            level = resolver.BaseOf(level) is { } baseType ? AsNamed(baseType) : null;
+            level = resolver.BaseOf(level) is { } baseType ? resolver.AsNamed(baseType) : null;
         }
         if (viaVariance && VariantInterfaceMethod(method, runtimeType) is { } variant) return Devirtualize(variant, runtimeType, false);
         if ((method.Attributes & MethodAttributes.Abstract) == 0) return method;  // a default interface method
@@ -151,12 +144,12 @@ public sealed partial class IlMachine
             throw new IlRefusal($"tests an array against {target.Key}");
         }
         if (target is IlArray) return false;
-        if (target is IlNamed { IsInterface: true } face) return Implements(AsNamed(actual), face);  // IlVariance.cs
-        IlNamed? level = AsNamed(actual);
+        if (target is IlNamed { IsInterface: true } face) return Implements(resolver.AsNamed(actual), face);  // IlVariance.cs
+        IlNamed? level = resolver.AsNamed(actual);
         for (int depth = 0; level is not null && depth < 64; depth++)
         {
             if (level.SameAs(target) || (target is IlPrimitive p && level.Key == p.Key)) return true;
-            level = resolver.BaseOf(level) is { } baseType ? AsNamed(baseType) : null;
+            level = resolver.BaseOf(level) is { } baseType ? resolver.AsNamed(baseType) : null;
         }
         return false;
     }
@@ -165,7 +158,7 @@ public sealed partial class IlMachine
     {
         var found = new List<IlType>();
         var pending = new Stack<IlNamed>();
-        for (IlNamed? level = type; level is not null; level = resolver.BaseOf(level) is { } b ? AsNamed(b) : null)
+        for (IlNamed? level = type; level is not null; level = resolver.BaseOf(level) is { } b ? resolver.AsNamed(b) : null)
             pending.Push(level);
         while (pending.Count > 0 && found.Count < 256)
         {

@@ -179,6 +179,14 @@ public sealed class IlResolver(ModuleCatalog modules)
             ? IlTypeKind.Class : IlTypeKind.Struct);
     }
 
+    /// <summary>A type as a class or struct with metadata: CoreLib's primitives as their structs (int as System.Int32).</summary>
+    public IlNamed AsNamed(IlType type) => type switch
+    {
+        IlNamed named => named,
+        IlPrimitive primitive => PrimitiveAsNamed(primitive),
+        _ => throw new IlRefusal($"calls a method on {type.Key}"),
+    };
+
     /// <summary>A non-generic type of System.Private.CoreLib by namespace and name (IEnumerable for enumerating, RuntimeType, an exception class).</summary>
     public IlNamed CoreLibType(string ns, string name)
     {
@@ -211,7 +219,7 @@ public sealed class IlResolver(ModuleCatalog modules)
                 var declaringHandle = definition.GetDeclaringType();
                 bool isGeneric = md.GetTypeDefinition(declaringHandle).GetGenericParameters().Count > 0;
                 var ownerType = Named(path, MetadataTokens.GetToken(declaringHandle), isGeneric ? context.TypeArguments ?? [] : []);
-                return Method(ownerType as IlNamed ?? PrimitiveAsNamed((IlPrimitive)ownerType), token, []);
+                return Method(AsNamed(ownerType), token, []);
             case HandleKind.MethodSpecification:
                 var spec = md.GetMethodSpecification((MethodSpecificationHandle)handle);
                 var arguments = spec.DecodeSignature(new IlSignatures(this, path), context);
@@ -289,7 +297,7 @@ public sealed class IlResolver(ModuleCatalog modules)
             var declaringHandle = definition.GetDeclaringType();
             bool generic = md.GetTypeDefinition(declaringHandle).GetGenericParameters().Count > 0;
             var owner = Named(path, MetadataTokens.GetToken(declaringHandle), generic ? context.TypeArguments ?? [] : []);
-            return Field(owner as IlNamed ?? PrimitiveAsNamed((IlPrimitive)owner), token);
+            return Field(AsNamed(owner), token);
         }
         if (handle.Kind != HandleKind.MemberReference) throw new IlRefusal($"unexpected field token 0x{token:X8}");
         var reference = md.GetMemberReference((MemberReferenceHandle)handle);

@@ -66,9 +66,9 @@ public sealed partial class IlMachine
         if (from.SameAs(to) || to is IlPrimitive { ElementType: Engine.CorElementType.Object }) return true;
         if (from is IlArray array) return ArrayAssignable(array, to, depth);
         if (to is IlArray) return false;
-        IlNamed source = AsNamed(from);
+        IlNamed source = resolver.AsNamed(from);
         if (to is IlNamed { IsInterface: true } face) return Implements(source, face, depth);
-        for (IlNamed? level = source; level is not null; level = resolver.BaseOf(level) is { } b ? AsNamed(b) : null)
+        for (IlNamed? level = source; level is not null; level = resolver.BaseOf(level) is { } b ? resolver.AsNamed(b) : null)
             if (level.SameAs(to)) return true;
         return false;
     }
@@ -94,7 +94,7 @@ public sealed partial class IlMachine
         if (!face.IsInterface || face.Arguments.Count == 0 || runtimeType is IlArray) return null;
         IReadOnlyList<GenericParameterAttributes> variances = Variances(face);
         if (variances.All(v => v == GenericParameterAttributes.None)) return null;
-        foreach (IlNamed listed in AllInterfaces(AsNamed(runtimeType)).OfType<IlNamed>())
+        foreach (IlNamed listed in AllInterfaces(resolver.AsNamed(runtimeType)).OfType<IlNamed>())
             if (!listed.SameAs(face) && SameDefinition(listed, face) && VariantMatch(listed, face, variances, 0))
                 return resolver.Method(listed, method.Token, method.MethodArguments);
         return null;
