@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 
     from pyinspect.heap.graph import HeapGraph
     from pyinspect.heap.reader import HeapReader
+    from pyinspect.models.completeness import Completeness
 
 __all__ = ["DacOption", "DumpOption", "JsonOption", "PidOption", "TopOption", "build_graph", "fail_on_error",
-           "heap_app", "open_reader", "print_json", "print_rows", "print_written"]
+           "heap_app", "open_reader", "print_completeness", "print_json", "print_object_json", "print_rows", "print_written"]
 
 T = TypeVar("T")
 heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
@@ -59,14 +60,30 @@ def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None) -> 
         reader.close()
 
 
-def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
-    """Open the target, build its graph with progress on stderr, answer use(graph)."""
+def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], T]) -> tuple[T, Completeness]:
+    """Open the target, build its graph with progress on stderr: use(graph), and whether
+    the graph holds the whole heap."""
     from pyinspect.answers.progress import walk_progress
 
     with open_reader(pid, dump) as reader:
         with walk_progress(file=sys.stderr) as advance:
             graph = reader.graph(advance)
-        return use(graph)
+        return use(graph), graph.completeness()
+
+
+def print_completeness(completeness: Completeness, as_json: bool) -> None:
+    """Whether the answer above read the whole heap. With --json: one line on stderr,
+    ``{"completeness": {...}}``, always (the rows on stdout keep their shape); else a line
+    after the answer, only when something was left unread (a damaged dump)."""
+    if as_json:
+        print(json.dumps({"completeness": completeness.model_dump(by_alias=True)}), file=sys.stderr)
+    elif not completeness.complete:
+        print(completeness.describe())
+
+
+def print_object_json(value: Any, completeness: Completeness) -> None:
+    """A one-object answer as JSON with its ``completeness`` inside."""
+    print_json({**_plain(value), "completeness": completeness.model_dump(by_alias=True)})
 
 
 def print_json(value: Any) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from pyinspect.cli.heap_common import print_completeness
 from pyinspect.errors import InvalidParameterError, PyInspectError
 
 if TYPE_CHECKING:
@@ -84,12 +85,13 @@ def threads(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsOpti
     """Every managed thread and its stack (clrstack -all): ids, name, state, blocked in, exception."""
     def run() -> None:
         with _reader(pid, dump) as reader:
-            rows = reader.threads(frames, str(symbols) if symbols else None)
+            report = reader.threads_report(frames, str(symbols) if symbols else None)
         if as_json:
-            _dump_json(rows)
-            return
-        for thread in rows:
-            print(_describe_thread(thread, objects))
+            _dump_json(report.threads)
+        else:
+            for thread in report.threads:
+                print(_describe_thread(thread, objects))
+        print_completeness(report.completeness, as_json)
 
     _run(run)
 
@@ -117,6 +119,7 @@ def locks(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsOption
         if as_json:
             _dump_json(answer)
             return
+        print_completeness(answer.completeness, as_json)
         for deadlock in answer.deadlocks:
             print(deadlock.description)
         for held in answer.locks:
@@ -138,6 +141,7 @@ def async_chains(pid: PidOption = None, dump: DumpOption = None, symbols: Symbol
         if as_json:
             _dump_json(answer)
             return
+        print_completeness(answer.completeness, as_json)
         for chain in answer.chains:
             print(("STUCK: " + (chain.reason or "")) if chain.stuck else "chain:")
             for frame in chain.chain:
@@ -156,6 +160,7 @@ def exceptions(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsO
         if as_json:
             _dump_json(answer)
             return
+        print_completeness(answer.completeness, as_json)
         for exception in answer.exceptions:
             print(_describe_exception(exception, ""))
         print(f"{answer.total} exception objects: " + ", ".join(f"{t.type_name} {t.count}" for t in answer.by_type))

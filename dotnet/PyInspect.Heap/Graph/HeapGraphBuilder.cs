@@ -30,6 +30,7 @@ public sealed class HeapGraphBuilder
     private readonly PhaseTimes _times = new();
     private readonly SegmentPipeline _pipeline;
     private readonly List<string> _problems = new();
+    private readonly List<SegmentStopRecord> _stops = new();
     private bool _done;
 
     internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader)
@@ -105,6 +106,8 @@ public sealed class HeapGraphBuilder
             _typeOf.Add(global[local]);
         if (scan.Problem is not null)
             _problems.Add(scan.Problem);
+        if (scan.Stopped is not null)
+            _stops.Add(scan.Stopped);
         WalkedBytes = Math.Min(TotalBytes, WalkedBytes + (long)scan.Tally.Segment.ObjectRange.Length);
     }
 
@@ -144,6 +147,11 @@ public sealed class HeapGraphBuilder
                              offsets, targets, roots, _segments, index, UnreadableObjects, unresolved, _times)
         {
             SkippedThreads = collector.SkippedThreads.Count,
+            Completeness = new CompletenessRecord
+            {
+                StoppedSegments = _stops.ToList(), UnresolvedReferences = unresolved,
+                UnreadableThreads = collector.SkippedThreads.Select(t => (uint)t).ToList(),
+            }.Settle(),
         };
     }
 

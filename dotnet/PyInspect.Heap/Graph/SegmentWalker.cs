@@ -88,6 +88,13 @@ internal sealed class SegmentWalker
             ulong step = (size + 7) & ~7UL;
             if (size < MinObjectSize)
                 size = step = MinObjectSize;
+            if (size > end - obj)
+            {
+                // a length read from damaged memory (an invented 2 GB array, a free object
+                // larger than its segment): counting it would invent bytes the heap never held
+                scan.Stop(obj, $"its size, {size:N0} bytes ({layout.Type.Name ?? "?"}), runs past the segment's end");
+                return;
+            }
             byte generation = tally.FixedGeneration ?? (byte)segment.GetGeneration(obj);
             scan.WalkedBytes += (long)size;
             if (layout.IsFree)

@@ -14,6 +14,7 @@ public sealed class HeapTarget : IDisposable
     private SuspendedThreads? _suspended;
     private SourceLines? _lines;
     private string? _linesFolder;
+    private CompletenessRecord? _heapCompleteness;
     private bool _disposed;
 
     private HeapTarget(DataTarget dataTarget, ClrRuntime runtime, string description)
@@ -114,6 +115,7 @@ public sealed class HeapTarget : IDisposable
     {
         Runtime.FlushCachedData();
         _dataTarget.DataReader.FlushCachedData();
+        _heapCompleteness = null;
     }
 
     /// <summary>Start a heap statistics walk that the caller advances in batches.</summary>
@@ -166,30 +168,60 @@ public sealed class HeapTarget : IDisposable
     public string ReadStatics(string typeName) =>
         HeapJson.Serialize(new StaticsReader(Runtime, PointerSize).Read(typeName));
 
-    /// <summary>Every managed thread with its stack, as JSON ThreadRecords (clrstack -all).
-    /// symbolFolder: a folder to look for PDBs in besides each module's own.</summary>
+    /// <summary>Every managed thread with its stack, and whether every stack was read, as JSON
+    /// (<see cref="ThreadsRecord"/>; clrstack -all). symbolFolder: a folder to look for PDBs in
+    /// besides each module's own.</summary>
     public string Threads(int maxFrames, string? symbolFolder)
     {
-        var threads = ReadThreads(maxFrames, symbolFolder);
+        var (threads, unreadable) = ReadThreads(maxFrames, symbolFolder);
         new LockReader(Runtime, threads).Read();  // sets each blocked thread's WaitingFor
-        return HeapJson.Serialize(threads.Select(t => t.Record).ToList());
+        var completeness = new CompletenessRecord { UnreadableThreads = unreadable }.Settle();
+        return HeapJson.Serialize(new ThreadsRecord { Threads = threads.Select(t => t.Record).ToList(), Completeness = completeness });
     }
 
     /// <summary>Locks held and waited for, and the deadlocks among them, as JSON (<see cref="LocksRecord"/>).</summary>
-    public string Locks(string? symbolFolder) =>
-        HeapJson.Serialize(new LockReader(Runtime, ReadThreads(200, symbolFolder)).Read());
+    public string Locks(string? symbolFolder)
+    {
+        var (threads, unreadable) = ReadThreads(200, symbolFolder);
+        var record = new LockReader(Runtime, threads).Read();
+        record.Completeness = HeapCompleteness(unreadable);
+        return HeapJson.Serialize(record);
+    }
 
     /// <summary>Exception objects, threads' current ones first, as JSON (<see cref="ExceptionsRecord"/>).</summary>
     public string Exceptions(int limit, string? symbolFolder)
     {
         var lines = Lines(symbolFolder);
         var describer = new ExceptionDescriber(new FrameDescriber(lines), ThreadNames.Read(Runtime));
-        return HeapJson.Serialize(new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit)));
+        var record = new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit));
+        record.Completeness = HeapCompleteness([]);
+        return HeapJson.Serialize(record);
     }
 
     /// <summary>Async state machines as chains, stuck ones first, as JSON (<see cref="AsyncChainsRecord"/>).</summary>
-    public string AsyncChains(int limit, string? symbolFolder) =>
-        HeapJson.Serialize(new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit)));
+    public string AsyncChains(int limit, string? symbolFolder)
+    {
+        var record = new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit));
+        record.Completeness = HeapCompleteness([]);
+        return HeapJson.Serialize(record);
+    }
+
+    /// <summary>Whether ClrMD's walk of the heap (behind locks, exceptions, async chains) saw
+    /// it whole: our walk finds where it has to stop (ClrMD's stops there too). Taken once
+    /// per target until <see cref="Flush"/>; plus the threads whose stacks were unread.</summary>
+    private CompletenessRecord HeapCompleteness(List<uint> unreadableThreads)
+    {
+        if (_heapCompleteness is null)
+        {
+            var walk = StartStatsWalk();
+            while (!walk.Step(int.MaxValue)) { }
+            _heapCompleteness = new CompletenessRecord { StoppedSegments = walk.Stops.ToList() };
+        }
+        return new CompletenessRecord
+        {
+            StoppedSegments = _heapCompleteness.StoppedSegments, UnreadableThreads = unreadableThreads,
+        }.Settle();
+    }
 
     /// <summary>The thread pool's counts as JSON (<see cref="ThreadPoolRecord"/>).</summary>
     public string ThreadPool()
@@ -214,11 +246,12 @@ public sealed class HeapTarget : IDisposable
         return HeapJson.Serialize(record);
     }
 
-    private List<ThreadSnapshot> ReadThreads(int maxFrames, string? symbolFolder)
+    private (List<ThreadSnapshot> Threads, List<uint> Unreadable) ReadThreads(int maxFrames, string? symbolFolder)
     {
         if (maxFrames < 1)
             throw new HeapTargetException("INVALID_PARAMETER", $"max frames must be at least 1, got {maxFrames}");
-        return new ThreadReader(Runtime, Lines(symbolFolder)).Read(maxFrames);
+        var reader = new ThreadReader(Runtime, Lines(symbolFolder));
+        return (reader.Read(maxFrames), reader.Unreadable);
     }
 
     private SourceLines Lines(string? symbolFolder)

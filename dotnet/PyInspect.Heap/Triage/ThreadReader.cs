@@ -22,6 +22,9 @@ public sealed class ThreadReader
         _exceptions = new ExceptionDescriber(_frames, _names);
     }
 
+    /// <summary>OS ids of the threads whose stacks could not be read whole (read so far).</summary>
+    public List<uint> Unreadable { get; } = new();
+
     public string? NameOf(int managedThreadId) => _names.GetValueOrDefault(managedThreadId);
 
     public List<ThreadSnapshot> Read(int maxFrames)
@@ -50,11 +53,20 @@ public sealed class ThreadReader
         if (thread.IsAlive && thread.OSThreadId != 0)
         {
             var stackPointers = new Dictionary<ulong, int>();
-            foreach (var frame in thread.EnumerateStackTrace(includeContext: false).Take(maxFrames))
+            try
             {
-                stackPointers.TryAdd(frame.StackPointer, record.Frames.Count);
-                record.Frames.Add(_frames.Describe(frame, atReturnAddress: record.Frames.Count > 0));
-                frameObjects.Add(new List<ClrObject>());
+                foreach (var frame in thread.EnumerateStackTrace(includeContext: false).Take(maxFrames))
+                {
+                    stackPointers.TryAdd(frame.StackPointer, record.Frames.Count);
+                    record.Frames.Add(_frames.Describe(frame, atReturnAddress: record.Frames.Count > 0));
+                    frameObjects.Add(new List<ClrObject>());
+                }
+            }
+            catch (Exception exc) when (exc is not OutOfMemoryException)
+            {
+                // a damaged stack: the frames read so far are kept, the answer says the rest is missing
+                Unreadable.Add(thread.OSThreadId);
+                return new ThreadSnapshot(thread, record, frameObjects);
             }
             if (StackRoots.AreSafe(thread))
                 AddStackObjects(thread, record, stackPointers, frameObjects);

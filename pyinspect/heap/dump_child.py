@@ -1,0 +1,178 @@
+"""A dump is read in a child process, so a fault inside the DAC or ClrMD ends only the child.
+
+A damaged dump can make the DAC abort (SIGABRT in DacDataTarget.GetMetadata) or fault;
+in-process, that ends the MCP server, the notebook kernel or the CLI that asked. Here the
+child (``python -m pyinspect.heap.dump_child FD``) loads CoreCLR and the helper and runs
+the reader's named calls (heap.helper_calls) sent over a socket; the parent never loads
+CoreCLR for a dump. A child that dies mid-call answers DUMP_DAMAGED naming the step; the
+next call starts a new child that opens the dump again (objects of the old one, such as a
+graph, are gone: build them again).
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from multiprocessing.connection import Connection
+from typing import IO, Any
+
+from pyinspect import errors
+from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
+from pyinspect.heap.helper_calls import Call, Ref
+
+__all__ = ["DumpChild", "main"]
+
+_STDERR_TAIL = 4000
+
+
+class DumpChild:
+    """The parent's end: runs calls in the child, one at a time, from any thread."""
+
+    def __init__(self, path: str, options: dict[str, Any]) -> None:
+        self._open = ("open", "dump", (path,), options)
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._conn: Connection | None = None
+        self._stderr: IO[bytes] | None = None
+        self._released: list[int] = []
+        self.generation = 0
+        with self._lock:
+            self._start("open")
+
+    def run(self, call: Call, **context: Any) -> Any:
+        if isinstance(call.on, Ref) and call.on.id != 0 and call.on.generation != self.generation:
+            raise DumpDamagedError("this object was read by a dump reader that ended on a damaged dump: "
+                                   "ask again (a heap graph is built again)", **context)
+        with self._lock:
+            if self._conn is None:
+                self._start(str(context.get("command") or call.member))
+            released, self._released = self._released, []
+            answer = self._exchange(("run", call, released), str(context.get("command") or call.member), context)
+        return Ref(answer.id, self.generation) if isinstance(answer, Ref) else answer
+
+    def release(self, ref: Ref) -> None:
+        """Dropped with the next call (a finalizer may release while a call is under way)."""
+        if ref.generation == self.generation:
+            self._released.append(ref.id)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                try:
+                    self._exchange(("close",), "close", {})
+                except PyInspectError:
+                    pass
+            self._stop()
+
+    def _start(self, step: str) -> None:
+        parent, child = socket.socketpair()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
+        with child:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "pyinspect.heap.dump_child", str(child.fileno())],
+                pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=self._stderr, stderr=self._stderr)
+        self._conn = Connection(parent.detach())
+        self._released = []
+        self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
+
+    def _exchange(self, request: tuple[Any, ...], step: str, context: dict[str, Any]) -> Any:
+        assert self._conn is not None
+        try:
+            self._conn.send(request)
+            reply = self._conn.recv()
+        except (EOFError, OSError) as exc:
+            raise self._died(step, context) from exc
+        if reply[0] == "error":
+            _, code, message, found = reply
+            raise _error_of(code)(message, **{**found, **context})
+        return reply[1]
+
+    def _died(self, step: str, context: dict[str, Any]) -> DumpDamagedError:
+        """The child ended mid-call: say how, during which step, and what it printed last."""
+        status = self._process.wait(timeout=30) if self._process is not None else None
+        how = f"with {signal.Signals(-status).name}" if status is not None and status < 0 else f"with status {status}"
+        said = self._last_words()
+        self._stop()
+        self.generation += 1
+        where = f" at {context['address']}" if "address" in context else ""
+        return DumpDamagedError(
+            f"the dump is damaged: reading it failed inside the DAC or ClrMD during {step}{where} (its reader "
+            f"process ended {how}){': ' + said if said else ''}; the dump can be asked again or opened again",
+            step=step, **context)
+
+    def _last_words(self) -> str:
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(0, 2)
+        self._stderr.seek(max(0, self._stderr.tell() - _STDERR_TAIL))
+        lines = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
+        return " / ".join(lines[-3:])[:600]
+
+    def _stop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+        process, self._process = self._process, None
+        if process is not None:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+
+def _error_of(code: str) -> type[PyInspectError]:
+    """The exception class of a code the child answered (any other failure: HEAP_READ_ERROR)."""
+    for name in errors.__all__:
+        kind = getattr(errors, name)
+        if isinstance(kind, type) and issubclass(kind, PyInspectError) and kind.code == code \
+                and kind.__name__ not in ("TargetError", "HeapError"):
+            return kind
+    return HeapReadError if code != ErrorCode.INVALID_PARAMETER else errors.InvalidParameterError
+
+
+def main() -> None:
+    """The child: open the target, then answer calls until the parent closes or goes."""
+    from pyinspect.heap.helper_calls import HelperObjects
+
+    conn = Connection(int(sys.argv[1]))
+    objects = HelperObjects()
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            break
+        reply: tuple[Any, ...]
+        try:
+            reply = ("ok", _serve(objects, request))
+        except PyInspectError as exc:
+            reply = ("error", str(exc.code), exc.message, exc.context)
+        except Exception as exc:  # noqa: BLE001 - any failure is answered, never kills the child
+            reply = ("error", str(ErrorCode.HEAP_READ_ERROR), f"{type(exc).__name__}: {exc}", {})
+        conn.send(reply)
+        if request[0] == "close":
+            break
+    objects.close()
+
+
+def _serve(objects: Any, request: tuple[Any, ...]) -> Any:
+    kind = request[0]
+    if kind == "open":
+        _, target, args, options = request
+        return objects.open(target, *args, **options)
+    if kind == "run":
+        for ref in request[2]:
+            objects.release(Ref(ref))
+        return objects.run(request[1])
+    return objects.close()
+
+
+if __name__ == "__main__":
+    main()
