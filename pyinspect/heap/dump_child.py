@@ -11,6 +11,7 @@ graph, are gone: build them again).
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -24,9 +25,21 @@ from pyinspect import errors
 from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
 from pyinspect.heap.helper_calls import Call, Ref
 
-__all__ = ["DumpChild", "main"]
+__all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "main"]
 
 _STDERR_TAIL = 4000
+TIMEOUT_VARIABLE = "PYINSPECT_DUMP_CALL_TIMEOUT"
+_DEFAULT_TIMEOUT = 300.0
+
+
+def call_timeout() -> float:
+    """Seconds one call may take before the DAC is taken to loop on damaged data (a heap
+    walk advances in batches, each far shorter; building a 50M-object graph's dominators
+    takes about a minute): $PYINSPECT_DUMP_CALL_TIMEOUT, else 300."""
+    try:
+        return max(1.0, float(os.environ.get(TIMEOUT_VARIABLE, _DEFAULT_TIMEOUT)))
+    except ValueError:
+        return _DEFAULT_TIMEOUT
 
 
 class DumpChild:
@@ -39,6 +52,7 @@ class DumpChild:
         self._conn: Connection | None = None
         self._stderr: IO[bytes] | None = None
         self._released: list[int] = []
+        self._timeout = call_timeout()
         self.generation = 0
         with self._lock:
             self._start("open")
@@ -83,6 +97,10 @@ class DumpChild:
         assert self._conn is not None
         try:
             self._conn.send(request)
+            if not self._conn.poll(self._timeout):
+                assert self._process is not None
+                self._process.kill()
+                raise self._died(step, context, f"gave no answer within {self._timeout:g} s and was stopped")
             reply = self._conn.recv()
         except (EOFError, OSError) as exc:
             raise self._died(step, context) from exc
@@ -91,17 +109,19 @@ class DumpChild:
             raise _error_of(code)(message, **{**found, **context})
         return reply[1]
 
-    def _died(self, step: str, context: dict[str, Any]) -> DumpDamagedError:
+    def _died(self, step: str, context: dict[str, Any], how: str | None = None) -> DumpDamagedError:
         """The child ended mid-call: say how, during which step, and what it printed last."""
         status = self._process.wait(timeout=30) if self._process is not None else None
-        how = f"with {signal.Signals(-status).name}" if status is not None and status < 0 else f"with status {status}"
+        if how is None:
+            how = f"ended with {signal.Signals(-status).name}" if status is not None and status < 0 \
+                else f"ended with status {status}"
         said = self._last_words()
         self._stop()
         self.generation += 1
         where = f" at {context['address']}" if "address" in context else ""
         return DumpDamagedError(
             f"the dump is damaged: reading it failed inside the DAC or ClrMD during {step}{where} (its reader "
-            f"process ended {how}){': ' + said if said else ''}; the dump can be asked again or opened again",
+            f"process {how}){': ' + said if said else ''}; the dump can be asked again or opened again",
             step=step, **context)
 
     def _last_words(self) -> str:

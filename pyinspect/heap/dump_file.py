@@ -51,12 +51,20 @@ def claimed_length(path: Path) -> int:
 
 
 def _program_end(f: BinaryIO, offset: int, size: int, count: int) -> int:
+    """The end of the furthest segment in the file. createdump lays segments out in header
+    order, each after the one before: an entry running into the next one's bytes was damaged
+    (a flipped byte in its offset or size), not cut, and claims nothing."""
     table = _table(f, offset, size * count)
-    end = 0
+    placed = []
     for i in range(len(table) // size if size else 0):
         kind, _, file_offset, _, _, file_size = struct.unpack_from("<IIQQQQ", table, i * size)
         if kind in (_PT_LOAD, _PT_NOTE) and file_size:
-            end = max(end, file_offset + file_size)
+            placed.append((file_offset, file_offset + file_size))
+    end = 0
+    for i, (start, stop) in enumerate(placed):
+        if i + 1 < len(placed) and not start <= stop <= placed[i + 1][0]:
+            continue
+        end = max(end, stop)
     return end
 
 
