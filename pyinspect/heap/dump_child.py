@@ -158,10 +158,22 @@ def _error_of(code: str) -> type[PyInspectError]:
     return HeapReadError if code != ErrorCode.INVALID_PARAMETER else errors.InvalidParameterError
 
 
+def _end_with_parent() -> None:
+    """The child is killed when its parent ends (a CLI stopped with Ctrl-C, a killed server),
+    even while the DAC loops on damaged data and would never read the closed socket."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() == 1:
+        sys.exit(0)  # the parent ended before the request took effect
+
+
 def main() -> None:
     """The child: open the target, then answer calls until the parent closes or goes."""
     from pyinspect.heap.helper_calls import HelperObjects
 
+    _end_with_parent()
     conn = Connection(int(sys.argv[1]))
     objects = HelperObjects()
     while True:
@@ -180,6 +192,8 @@ def main() -> None:
         if request[0] == "close":
             break
     objects.close()
+    # the target is disposed: skip the runtime's shutdown (half a second), nothing is left to flush
+    os._exit(0)
 
 
 def _serve(objects: Any, request: tuple[Any, ...]) -> Any:
