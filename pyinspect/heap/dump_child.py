@@ -57,6 +57,11 @@ class DumpChild:
         with self._lock:
             self._start("open")
 
+    @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def run(self, call: Call, **context: Any) -> Any:
         if isinstance(call.on, Ref) and call.on.id != 0 and call.on.generation != self.generation:
             raise DumpDamagedError("this object was read by a dump reader that ended on a damaged dump: "

@@ -111,6 +111,11 @@ class HeapReader:
         return cls(DumpChild(str(dump), options), f"dump {dump}", path=str(dump))
 
     @property
+    def reader_pid(self) -> int | None:
+        """The dump reader's child process (heap.dump_child), None for a live process read here."""
+        return getattr(self._live_runner(), "pid", None)
+
+    @property
     def generation(self) -> int:
         """Counts the dump reader's restarts after a damaged dump ended it (objects read
         before, such as a graph, are gone); always 0 for a live process."""
