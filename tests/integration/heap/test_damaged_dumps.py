@@ -10,11 +10,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 import psutil
 import pytest
 from mcp import Client
@@ -174,7 +174,7 @@ async def test_the_mcp_server_answers_damage_and_keeps_serving(dumps: Dumps) -> 
         for reader in _dump_readers():
             reader.send_signal(signal.SIGKILL)  # left for the server to reap: it reads how it ended
             while reader.status() != psutil.STATUS_ZOMBIE:
-                time.sleep(0.02)
+                await anyio.sleep(0.02)
         damaged = await call(client, "heap_exceptions")
         assert damaged["error"]["code"] == "DUMP_DAMAGED" and "SIGKILL" in damaged["error"]["message"], damaged
         again = await call_ok(client, "heap_exceptions")
