@@ -53,6 +53,10 @@ def main() -> None:
         from pyinspect.server.stdio_wire import claim_stdio
 
         claim_stdio()  # stdout now writes to stderr, stdin reads nothing: the wire is the SDK's alone
+    if not serving and "--dump" in sys.argv[2:] and "--help" not in sys.argv:
+        from pyinspect.heap.dump_child import start_early
+
+        start_early()  # the dump's reader process loads CoreCLR while this one loads the command line
     app = build_app(("serve",) if serving else _AREAS)
     if serving:
         app()

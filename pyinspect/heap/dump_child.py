@@ -25,7 +25,7 @@ from pyinspect import errors
 from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
 from pyinspect.heap.helper_calls import Call, Ref
 
-__all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "main"]
+__all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "main", "start_early"]
 
 _STDERR_TAIL = 4000
 TIMEOUT_VARIABLE = "PYINSPECT_DUMP_CALL_TIMEOUT"
@@ -88,13 +88,7 @@ class DumpChild:
             self._stop()
 
     def _start(self, step: str) -> None:
-        parent, child = socket.socketpair()
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
-        with child:
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "pyinspect.heap.dump_child", str(child.fileno())],
-                pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=self._stderr, stderr=self._stderr)
-        self._conn = Connection(parent.detach())
+        self._process, self._conn, self._stderr = _take_early() or _spawn()
         self._released = []
         self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
 
@@ -153,6 +147,34 @@ class DumpChild:
             self._stderr = None
 
 
+_Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
+_early: list[_Spawned] = []
+
+
+def start_early() -> None:
+    """Start a dump reader before it is asked for: a one-shot command (``pyinspect heap stats
+    --dump``) starts it first thing, so the child loads CoreCLR while the parent loads the
+    command line; the next DumpChild takes it."""
+    if not _early:
+        _early.append(_spawn())
+
+
+def _take_early() -> _Spawned | None:
+    return _early.pop() if _early else None
+
+
+def _spawn() -> _Spawned:
+    """A child process reading calls from one end of a socket pair; its output goes to a
+    temporary file whose last lines say why it ended, if it does."""
+    parent, child = socket.socketpair()
+    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
+    with child:
+        process = subprocess.Popen([sys.executable, "-m", "pyinspect.heap.dump_child", str(child.fileno())],
+                                   pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
+                                   stderr=stderr)
+    return process, Connection(parent.detach()), stderr
+
+
 def _error_of(code: str) -> type[PyInspectError]:
     """The exception class of a code the child answered (any other failure: HEAP_READ_ERROR)."""
     for name in errors.__all__:
@@ -176,10 +198,15 @@ def _end_with_parent() -> None:
 
 def main() -> None:
     """The child: open the target, then answer calls until the parent closes or goes."""
+    from pyinspect.heap import dotnet_bridge
     from pyinspect.heap.helper_calls import HelperObjects
 
     _end_with_parent()
     conn = Connection(int(sys.argv[1]))
+    try:
+        dotnet_bridge.helper()  # CoreCLR and the helper load while the parent prepares its first request
+    except PyInspectError:
+        pass  # opening the target says so
     objects = HelperObjects()
     while True:
         try:

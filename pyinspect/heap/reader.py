@@ -153,20 +153,22 @@ class HeapReader:
         where the walk had to stop (a damaged segment) in ``completeness``."""
         walk = self.call(TARGET, "StartStatsWalk", command="stats")
         try:
-            self._advance(walk, progress, "stats")
+            total = self._advance(walk, progress, "stats")
+            if progress is not None:
+                progress(total, total)
             rows = json.loads(self.call(walk, "ResultJson", command="stats"))
             completeness = Completeness.model_validate_json(self.call(walk, "CompletenessJson", command="stats"))
         finally:
             self.release(walk)
         return Stats([TypeStat.model_validate(row) for row in rows], completeness)
 
-    def _advance(self, walk: Ref, progress: ProgressCallback | None, command: str) -> None:
+    def _advance(self, walk: Ref, progress: ProgressCallback | None, command: str) -> int:
+        """Step a walk to its end, telling progress between batches; its total bytes."""
         total = int(self.get(walk, "TotalBytes"))
         while not self.call(walk, "Step", _WALK_BATCH, command=command):
             if progress is not None:
                 progress(int(self.get(walk, "WalkedBytes")), total)
-        if progress is not None:
-            progress(total, total)
+        return total
 
     def graph(self, progress: ProgressCallback | None = None) -> HeapGraph:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
@@ -174,11 +176,14 @@ class HeapReader:
 
         builder = self.call(TARGET, "StartGraph", command="graph")
         try:
-            self._advance(builder, progress, "graph")
+            total = self._advance(builder, progress, "graph")
             graph = self.call(builder, "Finish", command="graph")
         finally:
             self.release(builder)
-        return HeapGraph(graph, self, self.description)
+        built = HeapGraph(graph, self, self.description)  # released with it, even if progress stops here
+        if progress is not None:
+            progress(total, total)
+        return built
 
     def object(self, address: int | str, depth: int = 1, max_elements: int = 100) -> HeapObject:
         """One object: fields with offsets from its address, references expanded to depth."""
