@@ -27,7 +27,8 @@ from pyinspect.heap.helper_calls import Call, Ref
 
 __all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "main", "start_early"]
 
-_STDERR_TAIL = 4000
+_STDERR_TAIL = 16000
+_STEP = "pyinspect-step: "
 TIMEOUT_VARIABLE = "PYINSPECT_DUMP_CALL_TIMEOUT"
 _DEFAULT_TIMEOUT = 300.0
 
@@ -90,7 +91,11 @@ class DumpChild:
     def _start(self, step: str) -> None:
         self._process, self._conn, self._stderr = _take_early() or _spawn()
         self._released = []
-        self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
+        try:
+            self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
+        except PyInspectError:
+            self._stop()  # no DAC, not a dump: no child is left waiting
+            raise
 
     def _exchange(self, request: tuple[Any, ...], step: str, context: dict[str, Any]) -> Any:
         assert self._conn is not None
@@ -114,22 +119,29 @@ class DumpChild:
         if how is None:
             how = f"ended with {signal.Signals(-status).name}" if status is not None and status < 0 \
                 else f"ended with status {status}"
-        said = self._last_words()
+        last_step, said = self._last_words()
         self._stop()
         self.generation += 1
         where = f" at {context['address']}" if "address" in context else ""
+        reached = f", in {last_step}" if last_step else ""
+        details: dict[str, Any] = {"step": step, **context}
+        if last_step:
+            details["last_step"] = last_step
         return DumpDamagedError(
-            f"the dump is damaged: reading it failed inside the DAC or ClrMD during {step}{where} (its reader "
-            f"process {how}){': ' + said if said else ''}; the dump can be asked again or opened again",
-            step=step, **context)
+            f"the dump is damaged: reading it failed inside the DAC or ClrMD during {step}{reached}{where} (its "
+            f"reader process {how}){': ' + said if said else ''}; the dump can be asked again or opened again",
+            **details)
 
-    def _last_words(self) -> str:
+    def _last_words(self) -> tuple[str | None, str]:
+        """The last step the helper said it reached (its breadcrumbs), and the last other lines the child wrote."""
         if self._stderr is None:
-            return ""
+            return None, ""
         self._stderr.seek(0, 2)
         self._stderr.seek(max(0, self._stderr.tell() - _STDERR_TAIL))
         lines = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
-        return " / ".join(lines[-3:])[:600]
+        steps = [line[len(_STEP):] for line in lines if line.startswith(_STEP)]
+        said = [line for line in lines if not line.startswith(_STEP)]
+        return (steps[-1] if steps else None), " / ".join(said[-3:])[:600]
 
     def _stop(self) -> None:
         conn, self._conn = self._conn, None
@@ -171,7 +183,7 @@ def _spawn() -> _Spawned:
     with child:
         process = subprocess.Popen([sys.executable, "-m", "pyinspect.heap.dump_child", str(child.fileno())],
                                    pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
-                                   stderr=stderr)
+                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1"})
     return process, Connection(parent.detach()), stderr
 
 

@@ -29,6 +29,7 @@ internal sealed class RootCollector
         AddStatics();
         AddHandles();
         AddStacks();
+        Breadcrumbs.Say("finalizer roots");
         foreach (var root in _runtime.Heap.EnumerateFinalizerRoots())
             Add(root.Object.Address, "finalizer", "finalizer queue", 0, false);
         return _roots.Distinct().ToList();
@@ -49,6 +50,8 @@ internal sealed class RootCollector
         if (domain is null)
             return;
         foreach (var module in _runtime.EnumerateModules())
+        {
+            Breadcrumbs.Say($"static roots of module {module.Name}");
             foreach (var type in module.EnumerateTypesWithStaticFields())
                 foreach (var field in type.StaticFields)
                 {
@@ -56,10 +59,12 @@ internal sealed class RootCollector
                         continue;
                     Add(field.ReadObject(domain).Address, "static", $"{type.Name}.{field.Name}", 0, false);
                 }
+        }
     }
 
     private void AddHandles()
     {
+        Breadcrumbs.Say("handle roots");
         foreach (var handle in _runtime.EnumerateHandles())
         {
             if (!handle.IsStrong || handle.HandleKind == ClrHandleKind.Dependent)
@@ -83,6 +88,7 @@ internal sealed class RootCollector
             }
             try
             {
+                Breadcrumbs.Say($"stack roots of OS thread {thread.OSThreadId}");
                 roots = thread.EnumerateStackRoots().ToList();
             }
             catch (Exception)

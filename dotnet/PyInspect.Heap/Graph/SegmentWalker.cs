@@ -48,6 +48,7 @@ internal sealed class SegmentWalker
     public void Walk(ClrSegment segment, SegmentScan scan)
     {
         scan.Reset(segment);
+        Breadcrumbs.Say($"{segment.Kind} segment {HeapJson.Hex(segment.ObjectRange.Start)}-{HeapJson.Hex(segment.ObjectRange.End)}");
         var tally = scan.Tally;
         ulong start = segment.ObjectRange.Start, end = segment.ObjectRange.End;
         bool skipContexts = segment.Kind is not (GCSegmentKind.Large or GCSegmentKind.Frozen);

@@ -37,6 +37,7 @@ public sealed class ThreadReader
 
     private ThreadSnapshot ReadOne(ClrThread thread, int maxFrames)
     {
+        Breadcrumbs.Say($"stack of OS thread {thread.OSThreadId}");
         var record = new ThreadRecord
         {
             OsThreadId = thread.OSThreadId,
