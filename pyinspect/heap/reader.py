@@ -24,6 +24,7 @@ from pyinspect.heap.addresses import parse_address
 from pyinspect.heap.dump_file import check_dump_file
 from pyinspect.heap.helper_calls import TARGET, Call, Ref
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
+from pyinspect.heap.skipped_steps import leaving_out
 from pyinspect.models.completeness import Completeness
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
@@ -174,12 +175,15 @@ class HeapReader:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
         from pyinspect.heap.graph import HeapGraph
 
-        builder = self.call(TARGET, "StartGraph", command="graph")
-        try:
-            total = self._advance(builder, progress, "graph")
-            graph = self.call(builder, "Finish", command="graph")
-        finally:
-            self.release(builder)
+        def build(skip: str) -> tuple[Ref, int]:
+            builder = self.call(TARGET, "StartGraph", skip, command="graph")
+            try:
+                total = self._advance(builder, progress, "graph")
+                return self.call(builder, "Finish", command="graph"), total
+            finally:
+                self.release(builder)
+
+        graph, total = leaving_out(build)
         built = HeapGraph(graph, self, self.description)  # released with it, even if progress stops here
         if progress is not None:
             progress(total, total)
@@ -235,7 +239,7 @@ class HeapReader:
 
     def threads_report(self, max_frames: int = 200, symbols: str | None = None) -> Threads:
         """:meth:`threads` with ``completeness``: the threads whose stacks could not be read."""
-        text = self.call(TARGET, "Threads", max_frames, symbols, command="threads")
+        text = leaving_out(lambda skip: str(self.call(TARGET, "Threads", max_frames, symbols, skip, command="threads")))
         return Threads.model_validate_json(text)
 
     def locks(self, symbols: str | None = None) -> Locks:

@@ -31,11 +31,13 @@ public sealed class HeapGraphBuilder
     private readonly SegmentPipeline _pipeline;
     private readonly List<string> _problems = new();
     private readonly List<SegmentStopRecord> _stops = new();
+    private readonly ReadSteps _steps;
     private bool _done;
 
-    internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader)
+    internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader, ReadSteps steps)
     {
         _runtime = runtime;
+        _steps = steps;
         var heap = runtime.Heap;
         if (!heap.CanWalkHeap)
             throw new HeapTargetException("HEAP_READ_ERROR", "the GC heap cannot be walked now (a GC is in progress)");
@@ -138,7 +140,7 @@ public sealed class HeapGraphBuilder
             return result;
         });
         var index = _times.Time("index", () => new AddressIndex(addresses, sizes));
-        var collector = new RootCollector(_runtime, index);
+        var collector = new RootCollector(_runtime, index, _steps);
         var roots = _times.Time("roots", collector.Collect);
         var (offsets, targets, unresolved) = _times.Time("references", () => ResolveEdges(n, addresses, index, roots));
         var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
@@ -151,6 +153,7 @@ public sealed class HeapGraphBuilder
             {
                 StoppedSegments = _stops.ToList(), UnresolvedReferences = unresolved,
                 UnreadableThreads = collector.SkippedThreads.Select(t => (uint)t).ToList(),
+                Notes = _steps.Notes(),
             }.Settle(),
         };
     }

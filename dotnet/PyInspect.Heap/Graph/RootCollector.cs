@@ -14,14 +14,16 @@ internal sealed class RootCollector
     private readonly ClrRuntime _runtime;
     private readonly AddressIndex _index;
     private readonly List<GraphRoot> _roots = new();
+    private readonly ReadSteps _steps;
 
     /// <summary>OS ids of threads whose stacks could not be walked (their roots are missing).</summary>
     public List<int> SkippedThreads { get; } = new();
 
-    public RootCollector(ClrRuntime runtime, AddressIndex index)
+    public RootCollector(ClrRuntime runtime, AddressIndex index, ReadSteps steps)
     {
         _runtime = runtime;
         _index = index;
+        _steps = steps;
     }
 
     public List<GraphRoot> Collect()
@@ -29,9 +31,9 @@ internal sealed class RootCollector
         AddStatics();
         AddHandles();
         AddStacks();
-        Breadcrumbs.Say("finalizer roots");
-        foreach (var root in _runtime.Heap.EnumerateFinalizerRoots())
-            Add(root.Object.Address, "finalizer", "finalizer queue", 0, false);
+        if (_steps.Enter("finalizer roots"))
+            foreach (var root in _runtime.Heap.EnumerateFinalizerRoots())
+                Add(root.Object.Address, "finalizer", "finalizer queue", 0, false);
         return _roots.Distinct().ToList();
     }
 
@@ -51,7 +53,8 @@ internal sealed class RootCollector
             return;
         foreach (var module in _runtime.EnumerateModules())
         {
-            Breadcrumbs.Say($"static roots of module {module.Name}");
+            if (!_steps.Enter($"static roots of module {module.Name}"))
+                continue;
             foreach (var type in module.EnumerateTypesWithStaticFields())
                 foreach (var field in type.StaticFields)
                 {
@@ -64,7 +67,8 @@ internal sealed class RootCollector
 
     private void AddHandles()
     {
-        Breadcrumbs.Say("handle roots");
+        if (!_steps.Enter("handle roots"))
+            return;
         foreach (var handle in _runtime.EnumerateHandles())
         {
             if (!handle.IsStrong || handle.HandleKind == ClrHandleKind.Dependent)
@@ -86,9 +90,13 @@ internal sealed class RootCollector
                 SkippedThreads.Add((int)thread.OSThreadId);
                 continue;
             }
+            if (!_steps.Enter($"stack roots of OS thread {thread.OSThreadId}"))
+            {
+                SkippedThreads.Add((int)thread.OSThreadId);
+                continue;
+            }
             try
             {
-                Breadcrumbs.Say($"stack roots of OS thread {thread.OSThreadId}");
                 roots = thread.EnumerateStackRoots().ToList();
             }
             catch (Exception)

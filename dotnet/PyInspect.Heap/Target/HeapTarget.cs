@@ -121,8 +121,9 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Start a heap statistics walk that the caller advances in batches.</summary>
     public HeapWalk StartStatsWalk() => new(Runtime.Heap, _dataTarget.DataReader);
 
-    /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.</summary>
-    public HeapGraphBuilder StartGraph() => new(Runtime, _dataTarget.DataReader);
+    /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.
+    /// skip: steps to leave out, one a line (<see cref="ReadSteps"/>: a module's statics, a thread's stack).</summary>
+    public HeapGraphBuilder StartGraph(string skip) => new(Runtime, _dataTarget.DataReader, new ReadSteps(skip));
 
     /// <summary>
     /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the
@@ -170,19 +171,21 @@ public sealed class HeapTarget : IDisposable
 
     /// <summary>Every managed thread with its stack, and whether every stack was read, as JSON
     /// (<see cref="ThreadsRecord"/>; clrstack -all). symbolFolder: a folder to look for PDBs in
-    /// besides each module's own.</summary>
-    public string Threads(int maxFrames, string? symbolFolder)
+    /// besides each module's own.
+    /// skip: the steps to leave out (<see cref="ReadSteps"/>: a thread's stack).</summary>
+    public string Threads(int maxFrames, string? symbolFolder, string skip)
     {
-        var (threads, unreadable) = ReadThreads(maxFrames, symbolFolder);
+        var steps = new ReadSteps(skip);
+        var (threads, unreadable) = ReadThreads(maxFrames, symbolFolder, steps);
         new LockReader(Runtime, threads).Read();  // sets each blocked thread's WaitingFor
-        var completeness = new CompletenessRecord { UnreadableThreads = unreadable }.Settle();
+        var completeness = new CompletenessRecord { UnreadableThreads = unreadable, Notes = steps.Notes() }.Settle();
         return HeapJson.Serialize(new ThreadsRecord { Threads = threads.Select(t => t.Record).ToList(), Completeness = completeness });
     }
 
     /// <summary>Locks held and waited for, and the deadlocks among them, as JSON (<see cref="LocksRecord"/>).</summary>
     public string Locks(string? symbolFolder)
     {
-        var (threads, unreadable) = ReadThreads(200, symbolFolder);
+        var (threads, unreadable) = ReadThreads(200, symbolFolder, new ReadSteps(null));
         var record = new LockReader(Runtime, threads).Read();
         record.Completeness = HeapCompleteness(unreadable);
         return HeapJson.Serialize(record);
@@ -246,11 +249,12 @@ public sealed class HeapTarget : IDisposable
         return HeapJson.Serialize(record);
     }
 
-    private (List<ThreadSnapshot> Threads, List<uint> Unreadable) ReadThreads(int maxFrames, string? symbolFolder)
+    private (List<ThreadSnapshot> Threads, List<uint> Unreadable) ReadThreads(int maxFrames, string? symbolFolder,
+        ReadSteps steps)
     {
         if (maxFrames < 1)
             throw new HeapTargetException("INVALID_PARAMETER", $"max frames must be at least 1, got {maxFrames}");
-        var reader = new ThreadReader(Runtime, Lines(symbolFolder));
+        var reader = new ThreadReader(Runtime, Lines(symbolFolder), steps);
         return (reader.Read(maxFrames), reader.Unreadable);
     }
 

@@ -13,10 +13,12 @@ public sealed class ThreadReader
     private readonly FrameDescriber _frames;
     private readonly ExceptionDescriber _exceptions;
     private readonly Dictionary<int, string> _names;
+    private readonly ReadSteps _steps;
 
-    public ThreadReader(ClrRuntime runtime, SourceLines lines)
+    public ThreadReader(ClrRuntime runtime, SourceLines lines, ReadSteps steps)
     {
         _runtime = runtime;
+        _steps = steps;
         _frames = new FrameDescriber(lines);
         _names = ThreadNames.Read(runtime);
         _exceptions = new ExceptionDescriber(_frames, _names);
@@ -37,7 +39,6 @@ public sealed class ThreadReader
 
     private ThreadSnapshot ReadOne(ClrThread thread, int maxFrames)
     {
-        Breadcrumbs.Say($"stack of OS thread {thread.OSThreadId}");
         var record = new ThreadRecord
         {
             OsThreadId = thread.OSThreadId,
@@ -51,7 +52,9 @@ public sealed class ThreadReader
             LockCount = (int)thread.LockCount,
         };
         var frameObjects = new List<List<ClrObject>>();
-        if (thread.IsAlive && thread.OSThreadId != 0)
+        if (thread.IsAlive && thread.OSThreadId != 0 && !_steps.Enter($"stack of OS thread {thread.OSThreadId}"))
+            Unreadable.Add(thread.OSThreadId);
+        else if (thread.IsAlive && thread.OSThreadId != 0)
         {
             var stackPointers = new Dictionary<ulong, int>();
             try
