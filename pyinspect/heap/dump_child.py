@@ -98,7 +98,11 @@ class DumpChild:
             raise
 
     def _exchange(self, request: tuple[Any, ...], step: str, context: dict[str, Any]) -> Any:
-        assert self._conn is not None
+        assert self._conn is not None and self._stderr is not None
+        # what the child writes during this call only (its breadcrumbs): the file's offset is
+        # shared with the child, which writes nothing between calls
+        self._stderr.seek(0)
+        self._stderr.truncate()
         try:
             self._conn.send(request)
             if not self._conn.poll(self._timeout):

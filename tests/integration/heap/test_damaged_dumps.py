@@ -24,6 +24,9 @@ from support.walk_check import assert_walks_equal
 import pyinspect
 from pyinspect.errors import DumpDamagedError, DumpError
 from pyinspect.heap import HeapReader
+from pyinspect.heap.graph import HeapGraph
+from pyinspect.heap.helper_calls import TARGET
+from pyinspect.models.triage import Threads
 from pyinspect.server import create_server
 
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
@@ -141,6 +144,28 @@ def test_a_reader_process_that_dies_is_answered_dump_damaged_and_the_dump_reads_
         assert heap.stats(progress=False).attrs["completeness"].complete
         assert heap.reader.reader_pid not in (None, pid)
         assert heap.retained(top=1).attrs["completeness"].complete  # the notebook builds its graph again
+
+
+def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, dict[str, Any], Path],
+                                                          dumps: Dumps) -> None:
+    """What a read again after a fault does (heap.skipped_steps): the step the fault was in is
+    left out, the answer says so, and what it would have given is missing, nothing else."""
+    truth = truth_run[1]
+    with HeapReader.open_dump(dumps.clean) as reader:
+        builder = reader.call(TARGET, "StartGraph", "handle roots")
+        while not reader.call(builder, "Step", 1_000_000):
+            pass
+        graph = HeapGraph(reader.call(builder, "Finish"), reader, reader.description)
+        completeness = graph.completeness()
+        assert not completeness.complete and completeness.notes == (
+            "handle roots: left out (reading it ended the reader process: damaged data)",)
+        held = graph.retained([truth["strongHandle"]["address"], truth["onlyStatic"]["address"]])
+        assert [row.live for row in held] == [False, True]  # only the handle's object lost its root
+        thread = next(t for t in reader.threads() if t.frames)
+        skipped = reader.call(TARGET, "Threads", 50, None, f"stack of OS thread {thread.os_thread_id}")
+        report = Threads.model_validate_json(skipped)
+        assert report.completeness.unreadable_threads == (thread.os_thread_id,)
+        assert next(t for t in report.threads if t.os_thread_id == thread.os_thread_id).frames == ()
 
 
 def _dump_readers() -> list[psutil.Process]:
