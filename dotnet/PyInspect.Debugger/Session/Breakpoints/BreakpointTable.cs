@@ -91,6 +91,11 @@ public sealed class BreakpointTable
     /// <summary>launch/attach `sourceFileMap`: requests name local paths, PDBs build paths.</summary>
     public SourceFileMap Map { get; set; } = SourceFileMap.Empty;
 
+    /// <summary>launch/attach `justMyCode`: under it no breakpoint binds in code the user
+    /// marked as not theirs ([DebuggerStepThrough], [DebuggerNonUserCode] on the method or
+    /// its type), as Visual Studio's just my code does not stop there.</summary>
+    public bool JustMyCode { get; set; } = true;
+
     /// <summary>Replace a file's breakpoints. One at a line asked for before (VS Code re-sends
     /// the whole file at every edit) is the same breakpoint: same id, hit count and bindings.
     /// The new ones are bound against modules already loaded; the dropped ones deactivated.</summary>
@@ -155,9 +160,9 @@ public sealed class BreakpointTable
             bp.Message = $"ambiguous: '{bp.SourcePath}' could be any of {string.Join(", ", candidates)}; give more of its path";
         foreach (var location in module.Symbols.ResolveLine(buildPath, bp.Request.Line))
         {
-            if (MethodTraits.Open(module.Path).IsHidden(location.MethodToken))
+            if (WhyNotStopping(module.Path, location.MethodToken) is { } why)
             {
-                bp.Message = "not set: the line is in a [DebuggerHidden] method, where the debugger does not stop";
+                bp.Message = why;
                 continue;
             }
             if (module.Module.GetFunctionFromToken(location.MethodToken, out var function) < 0) continue;
@@ -168,6 +173,20 @@ public sealed class BreakpointTable
             bp.Line = location.Line;
             bp.Column = location.Column;
         }
+    }
+
+    /// <summary>Why a breakpoint is not set in the method: [DebuggerHidden] always; under just
+    /// my code, [DebuggerStepThrough] and [DebuggerNonUserCode] (an async method's kickoff
+    /// stub, marked step-through by the compiler, never holds a line). Null: it may stop there.</summary>
+    private string? WhyNotStopping(string modulePath, int methodToken)
+    {
+        MethodTraits traits = MethodTraits.Open(modulePath);
+        if (traits.IsHidden(methodToken)) return "not set: the line is in a [DebuggerHidden] method, where the debugger does not stop";
+        if (!JustMyCode) return null;
+        string? mark = traits.StepThrough.Contains(methodToken) ? "[DebuggerStepThrough]"
+            : traits.NonUserCode.Contains(methodToken) ? "[DebuggerNonUserCode]" : null;
+        return mark is null ? null
+            : $"not set: the line is in {mark} code, where just my code does not stop (justMyCode: false stops there)";
     }
 
     /// <summary>Every method the name means (FunctionName: overloads, generics, nested
@@ -181,6 +200,11 @@ public sealed class BreakpointTable
         {
             (int token, int offset) = metadata.StateMachineMoveNext(method) is { } moveNext
                 && module.Symbols?.FirstStatementOffset(moveNext) is { } first ? (moveNext, first) : (method, 0);
+            if (WhyNotStopping(module.Path, token) is { } why)
+            {
+                bp.Message = why;
+                continue;
+            }
             if (module.Module.GetFunctionFromToken(token, out var target) < 0) continue;
             if (target.GetILCode(out var code) < 0 || code.CreateBreakpoint((uint)offset, out var handle) < 0) continue;
             handle.Activate(1);

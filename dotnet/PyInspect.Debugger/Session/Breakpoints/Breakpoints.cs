@@ -19,6 +19,13 @@ public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
         set => _table.Map = value;
     }
 
+    /// <summary>launch/attach `justMyCode`: no breakpoint binds in code marked as not the user's.</summary>
+    public bool JustMyCode
+    {
+        get => _table.JustMyCode;
+        set => _table.JustMyCode = value;
+    }
+
     /// <summary>A file's whole set (or, by BreakpointTable.FunctionsKey, the function
     /// breakpoints), bound now where modules are loaded, pending until one loads.</summary>
     public IReadOnlyList<SourceBreakpoint> Replace(string key, IReadOnlyList<BreakpointRequest> requests) =>
