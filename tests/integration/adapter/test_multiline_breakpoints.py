@@ -2,7 +2,7 @@
 fluent chain, a multi-line argument list, an object initializer and a LINQ query bind to the
 statement's own sequence point (its first line), a line between statements to the next
 statement, a query clause's line to its lambda, a line inside a lambda's block to the
-lambda's next statement; each stops there when the program runs."""
+lambda's next statement; the program stops once at each place, naming every breakpoint there."""
 
 from __future__ import annotations
 
@@ -32,14 +32,16 @@ def test_every_line_of_a_multi_line_statement_binds_to_that_statement_and_stops_
         bound = set_breakpoints(peer, TARGET, list(BINDS_TO), FILE)
         got = {marker: (bp["verified"], bp.get("line")) for marker, bp in zip(BINDS_TO, bound, strict=True)}
         assert got == {marker: (True, line(target)) for marker, target in BINDS_TO.items()}
-        stops: list[int] = []
+        ids = {marker: bp["id"] for marker, bp in zip(BINDS_TO, bound, strict=True)}
+        stops: list[tuple[int, set[int]]] = []
         ok(peer.request("continue", {"threadId": thread}))
         while (event := next_stop_or_end(peer, timeout=30))["event"] == "stopped":
             thread = event["body"]["threadId"]
-            here = top_frame(peer, thread)["line"]
-            if not stops or stops[-1] != here:
-                stops.append(here)
+            stops.append((top_frame(peer, thread)["line"], set(event["body"]["hitBreakpointIds"])))
             ok(peer.request("continue", {"threadId": thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
-        assert stops == [line(m) for m in ("chain_start", "args_start", "init_start", "query_start", "query_where",
-                                           "lines_last", "lambda_return")]
+        # one stop per location, naming every breakpoint bound there; the where-lambda once per number
+        expected = ["chain_start", "args_start", "init_start", "query_start"] + ["query_where"] * 6 + ["lines_last", "lambda_return"]
+        assert [line_ for line_, _ in stops] == [line(m) for m in expected]
+        assert stops[0][1] == {ids["chain_start"], ids["chain_append"], ids["chain_end"]}
+        assert stops[2][1] == {ids["between"], ids["init_x"], ids["init_name"]}
