@@ -12,6 +12,7 @@
 //   filters    throws and catches a NullReferenceException, an ArgumentNullException, an InvalidOperationException
 //   async_crash an exception leaves async Main after an await
 //   notmine    NotMine.Run: breakpoints in [DebuggerStepThrough] and [DebuggerNonUserCode] code
+//   strict     Counter.Run: evaluation where C# is strict (statics, literals, sizeof)
 using System.Diagnostics;
 
 namespace CompatSample;
@@ -69,6 +70,7 @@ public static class Program
             case "filters": Failures.ThrowThree(); break;
             case "async_crash": await Failures.FailLater(); break; // @bp async_crash_await
             case "notmine": Console.WriteLine($"notmine {NotMine.Run()}"); break;
+            case "strict": Console.WriteLine($"strict {new Counter().Run(5)}"); break;
             default:
                 await Task.Delay(1);
                 Console.WriteLine($"sum {Compute(1) + Compute(2, "ab") + Compute() + Echo<int>(4) + Outer.Inner.Deep(5)}");

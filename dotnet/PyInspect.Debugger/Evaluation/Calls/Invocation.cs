@@ -64,7 +64,7 @@ public sealed partial class Interpreter
 
     private object? CallImplicit(string name, List<object?> values, string text)
     {
-        if (This() is { } self && Invocation.HasMethod(new RemoteValue(self), name))
+        if (This() is { } self && Invocation.HasMethod(new RemoteValue(self), name, instanceOnly: true))
             return Invocation.CallMethod(this, new RemoteValue(self), name, values, text);
         if (Types.EnclosingType(context) is { } enclosing) return Invocation.CallStatic(this, enclosing, name, values, text);
         throw new EvalException($"'{name}' is not a method of this type");
@@ -154,9 +154,9 @@ public static class Invocation
         return sequence.Items.ToArray();
     }
 
-    public static bool HasMethod(RemoteValue target, string name) =>
+    public static bool HasMethod(RemoteValue target, string name, bool instanceOnly = false) =>
         ValuePath.Dereference(target.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
-        && Members.Levels(type).Any(l => l.Metadata.Methods(l.Token, name).Any());
+        && Members.Levels(type).Any(l => l.Metadata.Methods(l.Token, name).Any(m => !instanceOnly || !m.IsStatic));
 
     /// <summary>An instance method of a debuggee object (the most derived override), or an extension method.</summary>
     public static object? CallMethod(Interpreter interpreter, RemoteValue target, string name, List<object?> arguments, string text)
