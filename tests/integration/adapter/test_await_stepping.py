@@ -2,8 +2,8 @@
 await of framework code, of a [DebuggerStepThrough] method and (under just my code) of a
 [DebuggerNonUserCode] method lands on the next line, never on the method's closing brace; one
 on an await of a user method enters it, and a step over its closing brace arrives back on
-the caller's await line, as a step out does. Task.WhenAll of user methods and an async void
-method too; without just my code the non-user method is entered."""
+the caller's await line, as a step out does, also when the caller awaits it through
+Task.WhenAll. An async void method too; without just my code the non-user method is entered."""
 
 from __future__ import annotations
 
@@ -56,8 +56,11 @@ def test_step_in_and_over_around_awaits_under_just_my_code() -> None:
         assert steps.step("next") == at(RUN, "await_mine"), "off the end: the caller's await line"
         assert steps.step("next") == at(RUN, "await_when_all")
         assert steps.step("stepIn") == at(MINE, "mine_open"), "Task.WhenAll(Mine(5), ...): into Mine"
-        assert steps.step("stepOut") == at(RUN, "await_when_all")
-        assert steps.step("next") == at(RUN, "await_void"), "the rest of the WhenAll statement"
+        assert steps.step("next") == at(MINE, "mine_delay")
+        assert steps.step("next") == at(MINE, "mine_return")
+        assert steps.step("next") == at(MINE, "mine_close")
+        assert steps.step("next") == at(RUN, "await_when_all"), "off the end: Run, awaiting it through Task.WhenAll"
+        assert steps.step("next") == at(RUN, "await_void")
         assert steps.step("stepIn") == at(VOID, "void_open")
         assert steps.step("next") == at(VOID, "void_delay")
         assert steps.step("next") == at(VOID, "void_after")
