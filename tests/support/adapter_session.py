@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from support.adapter_session import launched, next_stop_or_end, ok, output_of, set_breakpoints, top_frame
+from support.adapter_session import (
+    launched,
+    next_stop_or_end,
+    ok,
+    output_of,
+    set_breakpoints,
+    top_frame,
+)
 from support.dap_wire import WirePeer
 from support.targets import marker_line, target_dll, target_source
 
