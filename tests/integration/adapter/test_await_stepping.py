@@ -58,6 +58,9 @@ def test_step_in_and_over_around_awaits_under_just_my_code() -> None:
         assert steps.step("stepIn") == at(MINE, "mine_open"), "Task.WhenAll(Mine(5), ...): into Mine"
         assert steps.step("next") == at(MINE, "mine_delay")
         assert steps.step("next") == at(MINE, "mine_return")
+        frames = ok(peer.request("stackTrace", {"threadId": steps.thread}))["stackFrames"]
+        label = [f["name"] for f in frames].index("[Async] awaiting callers")
+        assert (frames[label + 1]["name"], frames[label + 1]["line"]) == at(RUN, "await_when_all"), "through the promise"
         assert steps.step("next") == at(MINE, "mine_close")
         assert steps.step("next") == at(RUN, "await_when_all"), "off the end: Run, awaiting it through Task.WhenAll"
         assert steps.step("next") == at(RUN, "await_void")
