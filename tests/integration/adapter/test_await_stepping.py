@@ -79,6 +79,8 @@ def test_without_just_my_code_a_step_in_enters_the_non_user_method() -> None:
         assert steps.step("stepIn") == at(RUN, "await_non_user"), "[DebuggerStepThrough] is stepped through still"
         name, line = steps.step("stepIn")
         assert name == "CompatSample.Library.Triple()" and line < marker_line(TARGET, "library_delay", FILE)
+        assert steps.step("next") == at("CompatSample.Library.Triple()", "library_delay")
+        assert steps.step("next") == ("CompatSample.Library.Triple()", marker_line(TARGET, "library_delay", FILE) + 1)
         ok(peer.request("continue", {"threadId": steps.thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
 

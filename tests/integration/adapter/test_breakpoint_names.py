@@ -103,11 +103,14 @@ def test_just_my_code_sets_no_breakpoint_in_code_marked_as_not_the_users() -> No
                 assert "[DebuggerStepThrough]" in bound[1]["message"] and "justMyCode" in bound[1]["message"]
                 assert "[DebuggerNonUserCode]" in bound[2]["message"]
                 assert "[DebuggerStepThrough]" in bound[3]["message"]
+            functions = ok(peer.request("setFunctionBreakpoints", {"breakpoints": [{"name": "NotMine.NonUserMethod"}]}))
+            assert functions["breakpoints"][0]["verified"] is not just_my_code
             stops = []
             ok(peer.request("continue", {"threadId": thread}))
             while (event := next_stop_or_end(peer, timeout=30))["event"] == "stopped":
                 stops.append(top_frame(peer, event["body"]["threadId"])["line"])
                 ok(peer.request("continue", {"threadId": event["body"]["threadId"]}))
             assert "notmine 17\n" in output_of(peer, "stdout")
-            shown = ["notmine_run", *([] if just_my_code else NOT_MINE)]
+            shown = ["notmine_run", *([] if just_my_code else ["notmine_step_through", "notmine_non_user_entry",
+                                                               "notmine_non_user", "notmine_type"])]
             assert stops == [marker_line(TARGET, m, "NotMine.cs") for m in shown], just_my_code

@@ -18,7 +18,7 @@ public static class NotMine
 
     [DebuggerNonUserCode]
     private static int NonUserMethod(int n)
-    {
+    { // @bp notmine_non_user_entry
         int tripled = n * 3; // @bp notmine_non_user
         return tripled;
     }
