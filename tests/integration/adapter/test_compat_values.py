@@ -79,9 +79,11 @@ def test_set_variable_on_an_objects_member_evaluates_in_the_stopped_frame() -> N
 
 def test_evaluation_follows_csharp_where_it_is_strict() -> None:
     """CompatSample `strict`: `Helper(2)` (a static of the enclosing type) from an instance
-    method and from a closure; `this.Created` refused as C# refuses it (CS0176); a byte
+    method and from a closure, in watches and in breakpoint conditions; `this.Created` refused as C# refuses it (CS0176); a byte
     set to `103u` refused (no implicit uint-to-byte conversion); sizeof of user structs."""
-    with launched(TARGET, args=["strict"], markers=["strict_instance", "strict_closure"], file="Strictness.cs") as peer:
+    conditions = [{"marker": "strict_instance", "condition": "Helper(2) == 102"},
+                  {"marker": "strict_closure", "condition": "Helper(n) == 101"}]
+    with launched(TARGET, args=["strict"], markers=conditions, file="Strictness.cs") as peer:
         paused = PausedAt(peer)
         assert ok(paused.evaluate("Helper(2)"))["result"] == "102"
         assert ok(paused.evaluate("Created"))["result"] == "3"
@@ -102,3 +104,4 @@ def test_evaluation_follows_csharp_where_it_is_strict() -> None:
         ok(peer.request("continue", {"threadId": closure.thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
         assert "strict 115\n" in output_of(peer)  # (1 + 5 + 2) + 1 + 3 + 103
+        assert "could not be evaluated" not in output_of(peer), "both conditions call Helper and hold"
