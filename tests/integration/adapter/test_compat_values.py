@@ -79,13 +79,15 @@ def test_set_variable_on_an_objects_member_evaluates_in_the_stopped_frame() -> N
 
 def test_evaluation_follows_csharp_where_it_is_strict() -> None:
     """CompatSample `strict`: `Helper(2)` (a static of the enclosing type) from an instance
-    method and from a closure, in watches and in breakpoint conditions; `this.Created` refused as C# refuses it (CS0176); a byte
+    method, a closure and a nested type, in watches and in breakpoint conditions, and a
+    static of the base type; `this.Created` refused as C# refuses it (CS0176); a byte
     set to `103u` refused (no implicit uint-to-byte conversion); sizeof of user structs."""
     conditions = [{"marker": "strict_instance", "condition": "Helper(2) == 102"},
-                  {"marker": "strict_closure", "condition": "Helper(n) == 101"}]
+                  {"marker": "strict_closure", "condition": "Helper(n) == 101"}, "strict_nested"]
     with launched(TARGET, args=["strict"], markers=conditions, file="Strictness.cs") as peer:
         paused = PausedAt(peer)
         assert ok(paused.evaluate("Helper(2)"))["result"] == "102"
+        assert ok(paused.evaluate("BaseHelper(1)"))["result"] == "1001"  # a static of the base type
         assert ok(paused.evaluate("Created"))["result"] == "3"
         assert ok(paused.evaluate("Counter.Created"))["result"] == "3"
         through_instance = paused.evaluate("this.Created")
@@ -102,6 +104,9 @@ def test_evaluation_follows_csharp_where_it_is_strict() -> None:
         assert ok(closure.evaluate("Helper(3)"))["result"] == "103"
         assert ok(closure.evaluate("offset + _count"))["result"] == "7"
         ok(peer.request("continue", {"threadId": closure.thread}))
+        nested = PausedAt(peer)
+        assert ok(nested.evaluate("Helper(4) + BaseHelper(0)"))["result"] == "1104"  # the outer type's and its base's
+        ok(peer.request("continue", {"threadId": nested.thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
         assert "strict 115\n" in output_of(peer)  # (1 + 5 + 2) + 1 + 3 + 103
         assert "could not be evaluated" not in output_of(peer), "both conditions call Helper and hold"

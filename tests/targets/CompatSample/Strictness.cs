@@ -1,5 +1,5 @@
 // Evaluation as C# rules it (CompatSample `strict`): an unqualified static method called
-// from an instance method and from a closure; a static field read through an instance
+// from an instance method, a closure and a nested type, one of a base type too; a static field read through an instance
 // (CS0176); a byte set to a uint literal (CS0266); sizeof of user structs.
 namespace CompatSample;
 
@@ -15,7 +15,12 @@ public struct Tiny
     public byte B;
 }
 
-public sealed class Counter
+public class CounterBase
+{
+    protected static int BaseHelper(int n) => n + 1000;
+}
+
+public sealed class Counter : CounterBase
 {
     public static int Created = 3;
     public byte Small = 7;
@@ -35,6 +40,15 @@ public sealed class Counter
         Tiny tiny = new() { A = 3, B = 4 };
         byte small = Small;
         int result = closure(1) + pair.A + tiny.A + small; // @bp strict_instance
-        return result;
+        return result + Nested.Twice(0);
+    }
+
+    private static class Nested
+    {
+        public static int Twice(int n)
+        {
+            int twice = n * 2; // @bp strict_nested
+            return twice;
+        }
     }
 }
