@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import weakref
 from multiprocessing.connection import Connection
 from typing import IO, Any
 
@@ -90,6 +91,7 @@ class DumpChild:
 
     def _start(self, step: str) -> None:
         self._process, self._conn, self._stderr = _take_early() or _spawn()
+        weakref.finalize(self, _end, self._process)  # a reader dropped unclosed (a notebook) ends its child
         self._released = []
         try:
             self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
@@ -173,6 +175,12 @@ def start_early() -> None:
     command line; the next DumpChild takes it."""
     if not _early:
         _early.append(_spawn())
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
 
 
 def _take_early() -> _Spawned | None:
