@@ -146,6 +146,20 @@ def test_a_reader_process_that_dies_is_answered_dump_damaged_and_the_dump_reads_
         assert heap.retained(top=1).attrs["completeness"].complete  # the notebook builds its graph again
 
 
+def test_a_reader_process_that_stops_answering_is_stopped_and_answered_dump_damaged(
+        dumps: Dumps, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As when the DAC loops on damaged data: the call gives up after the timeout."""
+    monkeypatch.setenv("PYINSPECT_DUMP_CALL_TIMEOUT", "2")
+    with HeapReader.open_dump(dumps.clean) as reader:
+        pid = reader.reader_pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)
+        with pytest.raises(DumpDamagedError, match="during threads.*gave no answer within 2 s and was stopped"):
+            reader.threads_report()
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        assert reader.threads_report().completeness.complete
+
+
 def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, dict[str, Any], Path],
                                                           dumps: Dumps) -> None:
     """What a read again after a fault does (heap.skipped_steps): the step the fault was in is
