@@ -25,6 +25,7 @@ import pyinspect
 from pyinspect.errors import DumpDamagedError, DumpError
 from pyinspect.heap import HeapReader
 from pyinspect.heap.graph import HeapGraph
+from pyinspect.heap.graph_file import load_snapshot
 from pyinspect.heap.helper_calls import TARGET
 from pyinspect.models.triage import Threads
 from pyinspect.server import create_server
@@ -88,7 +89,7 @@ def test_the_clean_dump_says_complete_on_every_answer(dumps: Dumps) -> None:
     assert _cli_completeness(_cli("heap", "stats", "--dump", str(dumps.clean), "--json"))["complete"] is True
 
 
-def test_a_zeroed_segment_is_named_by_the_cli_and_the_notebook(dumps: Dumps) -> None:
+def test_a_zeroed_segment_is_named_by_the_cli_and_the_notebook(dumps: Dumps, tmp_path: Path) -> None:
     zeroed = str(dumps.zeroed)
     for command in (["heap", "stats"], ["heap", "retained", "--top", "3"], ["heap", "instances", "System.String"]):
         assert _names_the_zeroed_segment(_cli_completeness(_cli(*command, "--dump", zeroed, "--json")), dumps)
@@ -102,6 +103,8 @@ def test_a_zeroed_segment_is_named_by_the_cli_and_the_notebook(dumps: Dumps) -> 
             assert _names_the_zeroed_segment(completeness, dumps), completeness
         assert heap.threads().attrs["completeness"].complete  # the stacks are whole
         assert heap.snapshot().completeness.stopped_segments[0].start == dumps.zeroed_start
+        saved = heap.graph().save_graph(tmp_path / "zeroed.graph")
+    assert load_snapshot(saved).completeness.stopped_segments[0].start == dumps.zeroed_start  # the file keeps it
 
 
 def test_a_cut_dump_is_said_cut_before_any_dac_question(dumps: Dumps) -> None:
