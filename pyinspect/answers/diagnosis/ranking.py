@@ -1,0 +1,67 @@
+"""The diagnosis: every rule over one target's observations, findings ranked by severity,
+then by kind (the closed list's order: the more specific cause first), then by size."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+
+from pydantic import ValidationError
+
+from pyinspect.answers.diagnosis import crash, hangs, memory, tasks
+from pyinspect.answers.diagnosis.observations import Observations
+from pyinspect.errors import InvalidParameterError
+from pyinspect.heap.graph import HeapGraph
+from pyinspect.heap.reader import HeapReader
+from pyinspect.models.diagnosis import FINDING_KINDS, SEVERITIES, Diagnosis, Finding, Thresholds
+
+__all__ = ["RULES", "diagnose", "parse_thresholds"]
+
+Rule = Callable[[Observations, Thresholds], list[Finding]]
+RULES: dict[str, Rule] = {
+    "crash": crash.killing_exception,
+    "deadlock": hangs.deadlocks,
+    "thread-pool-starvation": hangs.starvation,
+    "finalizer-blocked": hangs.finalizer_blocked,
+    "async-never-completes": tasks.never_completes,
+    "lock-convoy": hangs.convoys,
+    "duplicate-strings": memory.duplicate_strings,
+    "retained-memory": memory.retained_memory,
+}
+assert tuple(RULES) == FINDING_KINDS, "one rule per kind of the closed list, in its order"
+
+
+def parse_thresholds(values: Mapping[str, object] | None) -> Thresholds:
+    """Thresholds from names (snake_case or camelCase) to values; the rest keep their defaults.
+    An unknown name or a value out of range is INVALID_PARAMETER."""
+    try:
+        return Thresholds.model_validate(dict(values or {}))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        known = ", ".join(Thresholds.model_fields)
+        raise InvalidParameterError(f"bad thresholds ({problems}); the thresholds are: {known}") from None
+
+
+def diagnose(reader: HeapReader, build_graph: Callable[[], HeapGraph], *, from_dump: bool,
+             thresholds: Thresholds | None = None) -> Diagnosis:
+    """Every rule over the target: a crash is looked for in a dump only (a live process has
+    not crashed); the graph is built once, for the rules that need it."""
+    limits = thresholds or Thresholds()
+    started = time.monotonic()
+    seen = Observations(reader, build_graph, from_dump)
+    findings: list[Finding] = []
+    checked, unchecked = [], {}
+    for kind, rule in RULES.items():
+        if kind == "crash" and not from_dump:
+            unchecked[kind] = "a live process has not crashed: a crash is read from the dump its runtime wrote"
+            continue
+        findings.extend(rule(seen, limits))
+        checked.append(kind)
+    findings.sort(key=_rank)
+    return Diagnosis(findings=tuple(findings), checked=tuple(checked), unchecked=unchecked, thresholds=limits,
+                     seconds=round(time.monotonic() - started, 3))
+
+
+def _rank(finding: Finding) -> tuple[int, int, float]:
+    size = finding.evidence.measures.get("retainedBytes", finding.evidence.measures.get("wastedBytes", 0.0))
+    return SEVERITIES.index(finding.severity), FINDING_KINDS.index(finding.kind), -size

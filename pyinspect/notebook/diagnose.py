@@ -1,0 +1,70 @@
+"""The notebook's diagnose: ``pyinspect.diagnose(pid | dump path | heap)`` and
+``heap.diagnose()``, the findings as a DataFrame (one row per finding, ranked), the whole
+answer (evidence, retention paths) in ``frame.attrs["diagnosis"]``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pyinspect.answers.diagnosis import diagnose as run_rules
+from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process, parse_thresholds
+from pyinspect.answers.progress import walk_progress
+from pyinspect.errors import InvalidParameterError
+from pyinspect.models.diagnosis import Diagnosis, Finding
+from pyinspect.notebook.heap_graph import GraphMethods
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped]
+
+__all__ = ["DiagnoseMethods", "diagnose"]
+
+COLUMNS = ["severity", "kind", "confidence", "statement", "threads", "objects", "methods", "next_calls"]
+
+
+def _row(finding: Finding) -> dict[str, Any]:
+    evidence = finding.evidence
+    return {"severity": finding.severity, "kind": finding.kind, "confidence": finding.confidence,
+            "statement": finding.statement,
+            "threads": [t.managed_thread_id for t in evidence.threads],
+            "objects": [o.address for o in evidence.objects],
+            "methods": [f"{m.method} {m.file}:{m.line}" if m.file else m.method for m in evidence.methods],
+            "next_calls": list(finding.next_calls)}
+
+
+def as_frame(answer: Diagnosis) -> pd.DataFrame:
+    import pandas as pd
+
+    frame = pd.DataFrame([_row(f) for f in answer.findings], columns=COLUMNS)
+    frame.attrs["diagnosis"] = answer
+    return frame
+
+
+class DiagnoseMethods(GraphMethods):
+    """Mixed into pyinspect.Heap: the diagnosis over this heap, its graph built once and kept."""
+
+    from_dump: bool = False
+
+    def diagnose(self, thresholds: Mapping[str, float] | None = None, progress: bool = True) -> pd.DataFrame:
+        """What is wrong with this heap: one row per finding, ranked (severity, kind,
+        confidence, statement, threads, objects, methods, next_calls); the answer with its
+        evidence in ``.attrs["diagnosis"]``. Raises InvalidParameterError for a bad threshold.
+        Example: ``heap.diagnose().query("severity != 'info'")``"""
+        limits = parse_thresholds(thresholds)
+        return as_frame(run_rules(self.reader, lambda: self.graph(progress=progress), from_dump=self.from_dump,
+                                  thresholds=limits))
+
+
+def diagnose(target: int | str | Path, thresholds: Mapping[str, float] | None = None,
+             progress: bool = True) -> pd.DataFrame:
+    """Diagnose a live process (pid: frozen while it is read, then released) or a core dump
+    (path): the findings as a DataFrame (see ``Heap.diagnose``). Raises ProcessNotFoundError,
+    DumpError, InvalidParameterError. Example: ``pyinspect.diagnose("core.1234").head()``"""
+    limits = parse_thresholds(thresholds)
+    if isinstance(target, bool) or not isinstance(target, int | str | Path):
+        raise InvalidParameterError(f"diagnose takes a pid or a dump path, got {type(target).__name__}")
+    with walk_progress(notebook=True, disable=not progress) as advance:
+        found = diagnose_process(target, limits, advance) if isinstance(target, int) \
+            else diagnose_dump(target, limits, advance)
+    return as_frame(found)

@@ -1,0 +1,56 @@
+"""The `diagnose` tool (issue 42): what is wrong with the heap the heap tools read (a dump, an
+attached process, the paused debuggee), in one call. Thin: validate the thresholds, one call
+into pyinspect.answers.diagnosis in a worker thread (the graph is the workspace's, built with
+MCP progress and reused by the heap tools after), the answer model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import Field
+
+from pyinspect.answers.diagnosis import diagnose as run_rules
+from pyinspect.answers.diagnosis import parse_thresholds
+from pyinspect.answers.heap_workspace import HeapWorkspace
+from pyinspect.heap.graph import HeapGraph
+from pyinspect.heap.reader import ProgressCallback
+from pyinspect.models.diagnosis import DiagnoseAnswer
+from pyinspect.server.tooling import add_tool
+
+__all__ = ["register"]
+
+ThresholdValues = Annotated[dict[str, float] | None, Field(
+    description="Thresholds to change, by name (others keep their defaults): convoy_waiters (3), "
+                "starvation_blocked_share (0.75), starvation_queued (1), retained_bytes (16 MiB), "
+                "retained_share (0.25), duplicate_bytes (8 MiB), duplicate_share (0.10)")]
+
+
+def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
+             in_thread: Callable[[Context[Any, Any], Callable[[ProgressCallback], Any]], Any]) -> None:
+    async def diagnose(ctx: Context[Any, Any], thresholds: ThresholdValues = None) -> DiagnoseAnswer:
+        """Start here for a hang, a crash or high memory: what is wrong, in one answer. Findings
+        ranked by severity (critical, error, warning, info), each with a kind (crash, deadlock,
+        thread-pool-starvation, finalizer-blocked, async-never-completes, lock-convoy,
+        duplicate-strings, retained-memory), a one-line statement, its evidence (threads with
+        frames, objects with addresses, types with counts, methods with file:line, the retention
+        path from its root), a confidence and nextCalls (the tools that show more). Reads the heap
+        the heap tools read: dump_open, heap_attach, else the paused debuggee."""
+        limits = parse_thresholds(thresholds)
+
+        def work(progress: ProgressCallback) -> DiagnoseAnswer:
+            workspace = heaps()
+            reader, source = workspace.reader()
+
+            def build() -> HeapGraph:
+                return workspace.graph(progress)[0]
+
+            found = run_rules(reader, build, from_dump=source.kind == "dump", thresholds=limits)
+            return DiagnoseAnswer(source=source, findings=found.findings, checked=found.checked,
+                                  unchecked=found.unchecked, thresholds=found.thresholds, seconds=found.seconds)
+
+        answer: DiagnoseAnswer = await in_thread(ctx, work)
+        return answer
+
+    add_tool(mcp, diagnose, DiagnoseAnswer, read_only=True, title="Diagnose: What Is Wrong")

@@ -1,0 +1,62 @@
+namespace Ailments;
+
+public sealed class Subscriber
+{
+    private readonly byte[] _state = new byte[Leaks.Chunk];
+    public void OnChanged(object sender, EventArgs e) => _state[0]++;
+}
+
+public sealed class Report
+{
+    public readonly List<byte[]> Pages = new();
+}
+
+/// <summary>Memory held for ever: a static cache, a static event's subscribers, a timer's
+/// state, and many copies of a few strings.</summary>
+public static class Leaks
+{
+    public const int Chunk = 4096, Entries = 10_000;
+    public static readonly Dictionary<int, byte[]> Cache = new();
+    public static event EventHandler Changed;
+    private static System.Threading.Timer Ticker;
+    public static readonly List<string> Names = new();
+
+    public static Truth Static()
+    {
+        for (int i = 0; i < Entries; i++)
+            Cache[i] = new byte[Chunk];
+        return new Truth("retained-memory", ["System.Collections.Generic.Dictionary<System.Int32, System.Byte[]>"],
+            [], Root: "Ailments.Leaks.Cache", Bytes: (long)Entries * Chunk);
+    }
+
+    public static Truth Event()
+    {
+        for (int i = 0; i < Entries; i++)
+            Changed += new Subscriber().OnChanged;
+        return new Truth("retained-memory", ["System.EventHandler"], [], Root: "Ailments.Leaks.Changed",
+            Bytes: (long)Entries * Chunk);
+    }
+
+    public static Truth Timer()
+    {
+        var report = new Report();
+        for (int i = 0; i < Entries; i++)
+            report.Pages.Add(new byte[Chunk]);
+        Ticker = new System.Threading.Timer(Tick, report, TimeSpan.FromHours(1), TimeSpan.FromHours(1));
+        return new Truth("retained-memory", ["Ailments.Report", "System.Threading.TimerQueueTimer"], [],
+            Bytes: (long)Entries * Chunk);
+    }
+
+    private static void Tick(object state) => ((Report)state).Pages.Add(new byte[Chunk]);
+
+    public const int Copies = 100_000, Distinct = 10, Length = 100;
+
+    public static Truth DuplicateStrings()
+    {
+        for (int i = 0; i < Copies; i++)
+            Names.Add(new string((char)('a' + i % Distinct), Length));
+        long wasted = (long)(Copies - Distinct) * (22 + 2 * Length + 2);  // rounded up to 8 below
+        return new Truth("duplicate-strings", ["System.String"], [], Root: "Ailments.Leaks.Names", Bytes: wasted,
+            Count: Copies);
+    }
+}
