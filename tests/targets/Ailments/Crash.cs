@@ -3,14 +3,21 @@ namespace Ailments;
 /// <summary>A crash: an unhandled exception with an inner one, thrown on thread "crasher".</summary>
 public static class Crash
 {
-    public static Truth Build() => new("crash", ["System.ApplicationException", "System.FormatException"],
-        ["Ailments.Crash.Throw"]);
+    private static readonly ManualResetEventSlim Go = new();
+    private static Thread _crasher;
+
+    /// <summary>The crasher starts and records its ids first: the truth names it before it throws.</summary>
+    public static Truth Build()
+    {
+        _crasher = Program.Start("crasher", () => { Go.Wait(); Throw(); });
+        Program.WaitUntilBlocked();
+        return new Truth("crash", ["System.ApplicationException", "System.FormatException"], ["Ailments.Crash.Throw"]);
+    }
 
     public static void Die()
     {
-        var crasher = new Thread(() => { Program.Record("crasher"); Throw(); }) { Name = "crasher" };
-        crasher.Start();
-        crasher.Join();
+        Go.Set();
+        _crasher.Join();
     }
 
     private static void Throw() =>

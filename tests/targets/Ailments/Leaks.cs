@@ -55,7 +55,7 @@ public static class Leaks
     {
         for (int i = 0; i < Copies; i++)
             Names.Add(new string((char)('a' + i % Distinct), Length));
-        long wasted = (long)(Copies - Distinct) * (22 + 2 * Length + 2);  // rounded up to 8 below
+        long wasted = (long)(Copies - Distinct) * (22 + 2 * Length);  // every copy past the first of each value
         return new Truth("duplicate-strings", ["System.String"], [], Root: "Ailments.Leaks.Names", Bytes: wasted,
             Count: Copies);
     }

@@ -28,9 +28,11 @@ public static class Starvation
     {
         Program.Record($"pool-{style}");
         Interlocked.Increment(ref _entered);
-        int value = style % 2 == 0
-            ? FetchAsync().Result                    // @bp starve-result
-            : FetchAsync().GetAwaiter().GetResult(); // @bp starve-getresult
+        int value;
+        if (style % 2 == 0)
+            value = FetchAsync().Result;  // @bp starve-result
+        else
+            value = FetchAsync().GetAwaiter().GetResult();  // @bp starve-getresult
         Console.WriteLine(value);
     }
 

@@ -1,0 +1,47 @@
+"""Each corpus case started once: its truth, its diagnosis live (the process frozen while
+read) and from a dump of it (the crash mode: the dump its runtime wrote as it died)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from support.ailments import Ailing, crash_dump, running
+
+from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process
+from pyinspect.heap.reader import create_dump
+from pyinspect.models.diagnosis import Diagnosis
+
+
+@dataclass
+class Diagnosed:
+    ailing: Ailing
+    answers: dict[str, Diagnosis] = field(default_factory=dict)
+    wall: dict[str, float] = field(default_factory=dict)
+
+    def timed(self, source: str, run: Callable[[], Diagnosis]) -> None:
+        started = time.monotonic()
+        self.answers[source] = run()
+        self.wall[source] = round(time.monotonic() - started, 2)
+
+
+@contextmanager
+def diagnosed(framework: str, mode: str, folder: Path) -> Iterator[tuple[Diagnosed, Path]]:
+    """The case diagnosed live and from its dump; the dump is kept for the caller, then removed."""
+    if mode == "crash":
+        ailing, dump = crash_dump(framework, folder)
+        case = Diagnosed(ailing)
+    else:
+        dump = folder / f"{mode}.dmp"
+        with running(framework, mode, folder) as ailing:
+            case = Diagnosed(ailing)
+            case.timed("live", lambda: diagnose_process(ailing.pid))
+            create_dump(ailing.pid, dump)
+    try:
+        case.timed("dump", lambda: diagnose_dump(dump))
+        yield case, dump
+    finally:
+        dump.unlink(missing_ok=True)

@@ -1,0 +1,79 @@
+"""The diagnose corpus (tests/targets/Ailments): one program, one pathology per mode, each
+writing its own truth (the kind diagnose must name first, the threads, types, methods and
+root that make it). A mode is started once and read live (frozen while read) and from a
+dump of it (createdump; a crash's dump is the one its runtime writes as it dies)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.targets import BUILD_DIR, read_truth, target_dll, wait_for_file
+
+
+def command(framework: str, *args: str) -> list[str]:
+    """How a user starts it: `dotnet Ailments.dll` on .NET 10, the self-contained apphost on 8 and 9."""
+    if framework == "net10.0":
+        return ["dotnet", str(target_dll("Ailments")), *args]
+    apphost = BUILD_DIR / f"Ailments-{framework}" / "Ailments"
+    if not apphost.is_file():
+        pytest.fail(f"Ailments for {framework} is not published ({apphost}); run `python3 build.py`")
+    return [str(apphost), *args]
+
+
+@dataclass(frozen=True)
+class Ailing:
+    framework: str
+    mode: str
+    pid: int
+    truth: dict[str, Any]
+
+    def thread(self, name: str) -> dict[str, Any]:
+        return next(t for t in self.truth["threads"] if t["name"] == name)
+
+    def os_ids(self, prefix: str) -> set[int]:
+        return {t["osThreadId"] for t in self.truth["threads"] if t["name"].startswith(prefix)}
+
+
+@contextmanager
+def running(framework: str, mode: str, folder: Path) -> Iterator[Ailing]:
+    """The mode's process, once it has built its shape and written its truth; killed after."""
+    truth_file = folder / f"{mode}.json"
+    proc = subprocess.Popen(command(framework, mode, str(truth_file)), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        wait_for_file(truth_file, timeout=90, proc=proc)
+        yield Ailing(framework, mode, proc.pid, read_truth(truth_file))
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def crash_dump(framework: str, folder: Path) -> tuple[Ailing, Path]:
+    """Run the crash mode until its runtime has written the dump and it has died."""
+    truth_file, dump = folder / "crash.json", folder / "crash.dmp"
+    env = {**os.environ, "DOTNET_DbgEnableMiniDump": "1", "DOTNET_DbgMiniDumpType": "4",
+           "DOTNET_DbgMiniDumpName": str(dump)}
+    proc = subprocess.Popen(command(framework, "crash", str(truth_file)), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode != 0, "the crash mode must die of its unhandled exception"
+    assert truth_file.is_file() and dump.is_file(), f"no truth or no dump written ({truth_file}, {dump})"
+    deadline, size = time.monotonic() + 30, -1  # the dump is complete once its size stops changing
+    while dump.stat().st_size != size and time.monotonic() < deadline:
+        size = dump.stat().st_size
+        time.sleep(0.2)
+    return Ailing(framework, "crash", proc.pid, read_truth(truth_file)), dump
