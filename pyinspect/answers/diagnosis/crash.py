@@ -1,13 +1,22 @@
-"""A crash dump's killing exception: the current exception of a thread in a dump (the runtime
-writes a crash dump while that thread dispatches its unhandled exception), with the stack it
-carries and its inner exceptions. A live process has not crashed: not checked there."""
+"""A crash dump's killing exception: a thread's current exception that no frame handles. The
+first pass of exception dispatch records each frame it searches in the exception's stack trace
+and stops at the frame whose handler catches it; an unhandled exception's trace therefore
+reaches the thread's outermost managed frame (the runtime writes a crash dump then), while an
+exception caught (or still being searched) in a healthy process stops short of it. With the
+stack it carries and its inner exceptions. A live process has not crashed: not checked there."""
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.evidence import label, thread_evidence, user_frame, where
+from pyinspect.answers.diagnosis.evidence import (
+    label,
+    method_name,
+    thread_evidence,
+    user_frame,
+    where,
+)
 from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.models.diagnosis import Evidence, EvidenceObject, Finding, Thresholds
-from pyinspect.models.triage import ExceptionInfo
+from pyinspect.models.triage import ExceptionInfo, ThreadInfo
 
 __all__ = ["killing_exception"]
 
@@ -21,8 +30,18 @@ def _chain(exception: ExceptionInfo) -> list[ExceptionInfo]:
     return found
 
 
+def _unhandled(exception: ExceptionInfo, thread: ThreadInfo | None) -> bool:
+    """The exception's trace reaches the thread's outermost managed frame: no frame caught it."""
+    managed = [f for f in thread.frames if f.kind == "managed"] if thread else []
+    if not managed or not exception.stack:
+        return False
+    outermost = method_name(managed[-1].method)
+    return any(method_name(f.method) == outermost for f in exception.stack)
+
+
 def killing_exception(seen: Observations, limits: Thresholds) -> list[Finding]:
-    current = next((e for e in seen.exceptions.exceptions if e.thread is not None), None)
+    current = next((e for e in seen.exceptions.exceptions
+                    if e.thread is not None and _unhandled(e, seen.thread(e.thread))), None)
     if current is None:
         return []
     thread = seen.thread(current.thread or 0)

@@ -17,7 +17,7 @@ from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, 
 
 __all__ = ["Observations"]
 
-MAX_FRAMES = 64
+MAX_FRAMES = 256  # the crash rule compares the thread's outermost frame
 MAX_CHAINS = 1000
 MAX_EXCEPTIONS = 20
 
