@@ -88,7 +88,7 @@ def _finding(path: RetentionPath, owner: RetainedObject, focus: RetainedObject, 
     return Finding(
         kind="retained-memory", severity="info" if holder == "stack" else "warning",
         confidence="medium" if holder != "stack" else "low",
-        statement=(f"{name} holds {megabytes(owner.retained_size)} ({share:.0%} of the live heap) in "
+        statement=(f"{name}: {megabytes(owner.retained_size)} ({share:.0%} of the live heap) retained by "
                    f"{owner.type} {owner.address}, through {through}"),
         evidence=Evidence(objects=tuple(objects), path=path,
                           measures={"retainedBytes": float(owner.retained_size), "liveBytes": float(live),
