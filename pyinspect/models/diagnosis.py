@@ -19,10 +19,10 @@ __all__ = [
 ]
 
 FindingKind = Literal["crash", "deadlock", "thread-pool-starvation", "finalizer-blocked", "async-never-completes",
-                      "lock-convoy", "duplicate-strings", "retained-memory"]
+                      "lock-convoy", "memory-growth", "duplicate-strings", "retained-memory"]
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
 """The closed list, in the order findings of equal severity are ranked (the more specific
-cause first: duplicated strings explain memory a retainer holds)."""
+cause first: growth says what is being added, duplicated strings explain memory a retainer holds)."""
 
 Severity = Literal["critical", "error", "warning", "info"]
 SEVERITIES: tuple[str, ...] = Severity.__args__  # type: ignore[attr-defined]
@@ -44,6 +44,8 @@ class Thresholds(_Model):
     starvation_queued: int = Field(default=1, ge=1, description="queued work items behind the blocked pool threads")
     retained_bytes: int = Field(default=16 << 20, ge=1, description="bytes one owner must retain to be reported")
     retained_share: float = Field(default=0.25, gt=0, le=1, description="share of the live heap one owner must retain")
+    growth_bytes: int = Field(default=4 << 20, ge=1, description="bytes the fastest growing type must add "
+                              "since the baseline snapshot")
     duplicate_bytes: int = Field(default=8 << 20, ge=1, description="bytes wasted by duplicated strings to be reported")
     duplicate_share: float = Field(default=0.10, gt=0, le=1, description="share of the live heap the duplicates waste")
 

@@ -12,6 +12,8 @@ from pyinspect.answers.diagnosis import diagnose as run_rules
 from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process, parse_thresholds
 from pyinspect.answers.progress import walk_progress
 from pyinspect.errors import InvalidParameterError
+from pyinspect.heap.graph_file import load_snapshot
+from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import Diagnosis, Finding
 from pyinspect.notebook.heap_graph import GraphMethods
 
@@ -46,25 +48,33 @@ class DiagnoseMethods(GraphMethods):
 
     from_dump: bool = False
 
-    def diagnose(self, thresholds: Mapping[str, float] | None = None, progress: bool = True) -> pd.DataFrame:
+    def diagnose(self, thresholds: Mapping[str, float] | None = None, progress: bool = True,
+                 baseline: Snapshot | str | Path | None = None) -> pd.DataFrame:
         """What is wrong with this heap: one row per finding, ranked (severity, kind,
         confidence, statement, threads, objects, methods, next_calls); the answer with its
-        evidence in ``.attrs["diagnosis"]``. Raises InvalidParameterError for a bad threshold.
+        evidence in ``.attrs["diagnosis"]``. baseline: an earlier ``heap.snapshot()`` (or its
+        file) for memory growth. Raises InvalidParameterError for a bad threshold.
         Example: ``heap.diagnose().query("severity != 'info'")``"""
         limits = parse_thresholds(thresholds)
         return as_frame(run_rules(self.reader, lambda: self.graph(progress=progress), from_dump=self.from_dump,
-                                  thresholds=limits))
+                                  thresholds=limits, baseline=_snapshot(baseline)))
+
+
+def _snapshot(baseline: Snapshot | str | Path | None) -> Snapshot | None:
+    return load_snapshot(baseline) if isinstance(baseline, str | Path) else baseline
 
 
 def diagnose(target: int | str | Path, thresholds: Mapping[str, float] | None = None,
-             progress: bool = True) -> pd.DataFrame:
+             progress: bool = True, baseline: Snapshot | str | Path | None = None) -> pd.DataFrame:
     """Diagnose a live process (pid: frozen while it is read, then released) or a core dump
-    (path): the findings as a DataFrame (see ``Heap.diagnose``). Raises ProcessNotFoundError,
+    (path): the findings as a DataFrame (see ``Heap.diagnose``); baseline: an earlier snapshot
+    of the same process (``heap.snapshot()`` or its file) for memory growth. Raises ProcessNotFoundError,
     DumpError, InvalidParameterError. Example: ``pyinspect.diagnose("core.1234").head()``"""
     limits = parse_thresholds(thresholds)
     if isinstance(target, bool) or not isinstance(target, int | str | Path):
         raise InvalidParameterError(f"diagnose takes a pid or a dump path, got {type(target).__name__}")
     with walk_progress(notebook=True, disable=not progress) as advance:
-        found = diagnose_process(target, limits, advance) if isinstance(target, int) \
-            else diagnose_dump(target, limits, advance)
+        before = _snapshot(baseline)
+        found = diagnose_process(target, limits, advance, before) if isinstance(target, int) \
+            else diagnose_dump(target, limits, advance, before)
     return as_frame(found)

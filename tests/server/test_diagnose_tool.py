@@ -53,3 +53,10 @@ async def test_diagnose_names_the_starvation_from_a_dump_and_a_process(starved: 
         live = await call_ok(client, "diagnose", thresholds={"starvation_queued": 1})
         assert live["source"]["kind"] == "process" and live["unchecked"]["crash"]
         assert live["findings"][0]["kind"] == "thread-pool-starvation"
+        assert "memory-growth" in live["unchecked"]
+        snapshot = await call_ok(client, "heap_snapshot")
+        compared = await call_ok(client, "diagnose", baseline=snapshot["snapshotId"])
+        assert "memory-growth" in compared["checked"] and compared["findings"][0]["kind"] == "thread-pool-starvation"
+        assert not [f for f in compared["findings"] if f["kind"] == "memory-growth"]  # a pool that starves grows nothing
+        unknown = await call(client, "diagnose", baseline="s99")
+        assert unknown["error"]["code"] == "UNKNOWN_SNAPSHOT"

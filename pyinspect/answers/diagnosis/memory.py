@@ -9,7 +9,7 @@ from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.models.diagnosis import Evidence, EvidenceObject, EvidenceType, Finding, Thresholds
 from pyinspect.models.heapgraph import RetainedObject, RetentionPath
 
-__all__ = ["duplicate_strings", "retained_memory"]
+__all__ = ["duplicate_strings", "holder_of", "retained_memory"]
 
 _TOP = 60
 _MAX_FINDINGS = 3
@@ -61,7 +61,7 @@ def _descend(owner: RetainedObject, top: list[RetainedObject]) -> RetainedObject
         current = child
 
 
-def _holder(path: RetentionPath) -> tuple[str, str]:
+def holder_of(path: RetentionPath) -> tuple[str, str]:
     """What keeps the memory (timer, event, static, stack...) and its name."""
     if any(step.type.startswith(_TIMER) for step in path.steps):
         return "timer", f"a timer ({_TIMER}), reached from {path.root.kind} {path.root.name}"
@@ -75,7 +75,7 @@ def _holder(path: RetentionPath) -> tuple[str, str]:
 def _finding(path: RetentionPath, owner: RetainedObject, focus: RetainedObject, live: int) -> Finding:
     """owner: the object that retains it all (nothing in the top list dominates it); focus:
     the deepest one holding nearly all of it; the path runs from the root to the focus."""
-    holder, name = _holder(path)
+    holder, name = holder_of(path)
     steps = [s.address for s in path.steps]
     after = steps.index(owner.address) + 1 if owner.address in steps else 1
     through = " -> ".join(f"{s.field or '?'} ({s.type})" for s in path.steps[after:]) or "itself"

@@ -12,6 +12,7 @@ from functools import cached_property
 
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader
+from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.heapgraph import GraphSummary
 from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, ThreadPoolInfo
 
@@ -29,6 +30,7 @@ class Observations:
     reader: HeapReader
     build_graph: Callable[[], HeapGraph]
     from_dump: bool
+    baseline: Snapshot | None = None
     _graph: HeapGraph | None = field(default=None, init=False)
 
     @cached_property

@@ -8,11 +8,12 @@ from collections.abc import Callable, Mapping
 
 from pydantic import ValidationError
 
-from pyinspect.answers.diagnosis import crash, hangs, memory, tasks
+from pyinspect.answers.diagnosis import crash, growth, hangs, memory, tasks
 from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.errors import InvalidParameterError
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader
+from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import FINDING_KINDS, SEVERITIES, Diagnosis, Finding, Thresholds
 
 __all__ = ["RULES", "diagnose", "parse_thresholds"]
@@ -25,6 +26,7 @@ RULES: dict[str, Rule] = {
     "finalizer-blocked": hangs.finalizer_blocked,
     "async-never-completes": tasks.never_completes,
     "lock-convoy": hangs.convoys,
+    "memory-growth": growth.memory_growth,
     "duplicate-strings": memory.duplicate_strings,
     "retained-memory": memory.retained_memory,
 }
@@ -43,17 +45,21 @@ def parse_thresholds(values: Mapping[str, object] | None) -> Thresholds:
 
 
 def diagnose(reader: HeapReader, build_graph: Callable[[], HeapGraph], *, from_dump: bool,
-             thresholds: Thresholds | None = None) -> Diagnosis:
+             thresholds: Thresholds | None = None, baseline: Snapshot | None = None) -> Diagnosis:
     """Every rule over the target: a crash is looked for in a dump only (a live process has
-    not crashed); the graph is built once, for the rules that need it."""
+    not crashed), growth only against a baseline snapshot; the graph is built once, for the
+    rules that need it."""
     limits = thresholds or Thresholds()
     started = time.monotonic()
-    seen = Observations(reader, build_graph, from_dump)
+    seen = Observations(reader, build_graph, from_dump, baseline)
     findings: list[Finding] = []
     checked, unchecked = [], {}
     for kind, rule in RULES.items():
         if kind == "crash" and not from_dump:
             unchecked[kind] = "a live process has not crashed: a crash is read from the dump its runtime wrote"
+            continue
+        if kind == "memory-growth" and baseline is None:
+            unchecked[kind] = "no baseline snapshot to compare with (heap snapshot of the same process earlier)"
             continue
         findings.extend(rule(seen, limits))
         checked.append(kind)
@@ -63,5 +69,6 @@ def diagnose(reader: HeapReader, build_graph: Callable[[], HeapGraph], *, from_d
 
 
 def _rank(finding: Finding) -> tuple[int, int, float]:
-    size = finding.evidence.measures.get("retainedBytes", finding.evidence.measures.get("wastedBytes", 0.0))
+    measures = finding.evidence.measures
+    size = measures.get("retainedBytes", measures.get("wastedBytes", measures.get("grownBytes", 0.0)))
     return SEVERITIES.index(finding.severity), FINDING_KINDS.index(finding.kind), -size

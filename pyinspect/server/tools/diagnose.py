@@ -24,29 +24,36 @@ __all__ = ["register"]
 ThresholdValues = Annotated[dict[str, float] | None, Field(
     description="Thresholds to change, by name (others keep their defaults): convoy_waiters (3), "
                 "starvation_blocked_share (0.75), starvation_queued (1), retained_bytes (16 MiB), "
-                "retained_share (0.25), duplicate_bytes (8 MiB), duplicate_share (0.10)")]
+                "retained_share (0.25), growth_bytes (4 MiB), duplicate_bytes (8 MiB), duplicate_share (0.10)")]
+
+
+Baseline = Annotated[str | None, Field(
+    description="A heap_snapshot id taken earlier of the same heap: memory-growth names what grew since")]
 
 
 def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
              in_thread: Callable[[Context[Any, Any], Callable[[ProgressCallback], Any]], Any]) -> None:
-    async def diagnose(ctx: Context[Any, Any], thresholds: ThresholdValues = None) -> DiagnoseAnswer:
+    async def diagnose(ctx: Context[Any, Any], thresholds: ThresholdValues = None,
+                       baseline: Baseline = None) -> DiagnoseAnswer:
         """Start here for a hang, a crash or high memory: what is wrong, in one answer. Findings
         ranked by severity (critical, error, warning, info), each with a kind (crash, deadlock,
         thread-pool-starvation, finalizer-blocked, async-never-completes, lock-convoy,
         duplicate-strings, retained-memory), a one-line statement, its evidence (threads with
         frames, objects with addresses, types with counts, methods with file:line, the retention
         path from its root), a confidence and nextCalls (the tools that show more). Reads the heap
-        the heap tools read: dump_open, heap_attach, else the paused debuggee."""
+        the heap tools read: dump_open, heap_attach, else the paused debuggee. With baseline (a
+        heap_snapshot id taken earlier), memory-growth too: the types that grew and their root."""
         limits = parse_thresholds(thresholds)
 
         def work(progress: ProgressCallback) -> DiagnoseAnswer:
             workspace = heaps()
+            before = workspace.pair(baseline, None)[0][1] if baseline is not None else None
             reader, source = workspace.reader()
 
-            def build() -> HeapGraph:
-                return workspace.graph(progress)[0]
+            def build() -> HeapGraph:  # a running process is read afresh to compare with its baseline
+                return workspace.graph(progress, fresh=before is not None and source.kind == "process")[0]
 
-            found = run_rules(reader, build, from_dump=source.kind == "dump", thresholds=limits)
+            found = run_rules(reader, build, from_dump=source.kind == "dump", thresholds=limits, baseline=before)
             return DiagnoseAnswer(source=source, findings=found.findings, checked=found.checked,
                                   unchecked=found.unchecked, thresholds=found.thresholds, seconds=found.seconds)
 

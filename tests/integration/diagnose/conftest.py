@@ -12,7 +12,8 @@ from pathlib import Path
 from support.ailments import Ailing, crash_dump, running
 
 from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process
-from pyinspect.heap.reader import create_dump
+from pyinspect.heap.reader import HeapReader, create_dump
+from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import Diagnosis
 
 
@@ -28,9 +29,20 @@ class Diagnosed:
         self.wall[source] = round(time.monotonic() - started, 2)
 
 
+GROWTH_SECONDS = 2.0
+
+
+def baseline_of(pid: int) -> Snapshot:
+    """The live heap per type now (the process frozen while read), as `heap snapshot` saves it."""
+    with HeapReader.attach(pid, suspend=True) as reader:
+        return reader.graph().snapshot()
+
+
 @contextmanager
 def diagnosed(framework: str, mode: str, folder: Path) -> Iterator[tuple[Diagnosed, Path]]:
-    """The case diagnosed live and from its dump; the dump is kept for the caller, then removed."""
+    """The case diagnosed live and from its dump; the dump is kept for the caller, then removed.
+    The growth mode is compared with a baseline snapshot taken GROWTH_SECONDS before."""
+    baseline = None
     if mode == "crash":
         ailing, dump = crash_dump(framework, folder)
         case = Diagnosed(ailing)
@@ -38,10 +50,13 @@ def diagnosed(framework: str, mode: str, folder: Path) -> Iterator[tuple[Diagnos
         dump = folder / f"{mode}.dmp"
         with running(framework, mode, folder) as ailing:
             case = Diagnosed(ailing)
-            case.timed("live", lambda: diagnose_process(ailing.pid))
+            if mode == "growth":
+                baseline = baseline_of(ailing.pid)
+                time.sleep(GROWTH_SECONDS)
+            case.timed("live", lambda: diagnose_process(ailing.pid, baseline=baseline))
             create_dump(ailing.pid, dump)
     try:
-        case.timed("dump", lambda: diagnose_dump(dump))
+        case.timed("dump", lambda: diagnose_dump(dump, baseline=baseline))
         yield case, dump
     finally:
         dump.unlink(missing_ok=True)

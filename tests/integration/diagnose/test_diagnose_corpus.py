@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(600)
 
 CASES = [("net10.0", mode) for mode in (
     "deadlock-monitor", "deadlock-mixed", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
-    "leak-event", "leak-timer", "duplicate-strings", "crash", "healthy-batch")]
+    "leak-event", "leak-timer", "growth", "duplicate-strings", "crash", "healthy-batch")]
 CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"),
           ("net8.0", "deadlock-monitor"), ("net8.0", "async-stuck"), ("net8.0", "finalizer")]
 
@@ -101,6 +101,17 @@ def check_retained(first: Finding, case: Diagnosed) -> None:
     assert ("event" in first.statement) == (mode == "leak-event")
 
 
+def check_growth(first: Finding, case: Diagnosed) -> None:
+    truth = case.ailing.truth
+    grown = {t.type: t for t in first.evidence.types}
+    assert set(truth["types"]) <= set(grown) and first.evidence.measures["grownBytes"] >= 4 << 20
+    assert grown["Ailments.Entry"].count > 0 and grown["System.Byte[]"].size >= grown["Ailments.Entry"].count * 1024
+    assert first.evidence.objects[0].type == "Ailments.Entry" and first.confidence == "high"
+    path = first.evidence.path
+    assert path is not None and path.root.kind == "static" and path.root.name.endswith(truth["root"])
+    assert path.steps[-1].address == first.evidence.objects[0].address
+
+
 def check_duplicates(first: Finding, case: Diagnosed) -> None:
     truth = case.ailing.truth
     assert first.evidence.measures["wastedBytes"] >= truth["bytes"]
@@ -122,7 +133,7 @@ def check_crash(first: Finding, case: Diagnosed) -> None:
 CHECKS: dict[str, Callable[[Finding, Diagnosed], None]] = {
     "deadlock": check_deadlock, "lock-convoy": check_convoy, "thread-pool-starvation": check_starvation,
     "async-never-completes": check_async, "finalizer-blocked": check_finalizer, "retained-memory": check_retained,
-    "duplicate-strings": check_duplicates, "crash": check_crash}
+    "duplicate-strings": check_duplicates, "crash": check_crash, "memory-growth": check_growth}
 
 
 @pytest.mark.parametrize("source", ["live", "dump"])

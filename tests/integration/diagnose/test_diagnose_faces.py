@@ -53,6 +53,17 @@ def test_cli_json_on_the_dump_names_the_starvation_with_the_blocked_pool_threads
     assert "crash" in answer["checked"] and answer["thresholds"]["convoyWaiters"] == 3
 
 
+def test_cli_compares_with_a_baseline_snapshot_file(starved: tuple[Ailing, Path], tmp_path: Path) -> None:
+    _, dump = starved
+    snapshot = tmp_path / "before.snap"
+    subprocess.run([str(PYINSPECT), "heap", "snapshot", "--dump", str(dump), "-o", str(snapshot)], check=True,
+                   capture_output=True, timeout=120)
+    answer = json.loads(cli("--dump", str(dump), "--baseline", str(snapshot), "--json").stdout)
+    assert "memory-growth" in answer["checked"] and "memory-growth" not in answer["unchecked"]
+    assert not [f for f in answer["findings"] if f["kind"] == "memory-growth"]  # the same heap: nothing grew
+    assert cli("--dump", str(dump), "--baseline", str(dump), status=1).stderr.startswith("error: INVALID_PARAMETER")
+
+
 def test_cli_report_on_the_live_process_and_a_bad_threshold(starved: tuple[Ailing, Path]) -> None:
     ailing, _ = starved
     report = cli("--pid", str(ailing.pid)).stdout

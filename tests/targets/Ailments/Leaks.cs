@@ -6,6 +6,12 @@ public sealed class Subscriber
     public void OnChanged(object sender, EventArgs e) => _state[0]++;
 }
 
+public sealed class Entry
+{
+    public readonly byte[] Payload = new byte[1024];
+    public readonly long Stamp = Environment.TickCount64;
+}
+
 public sealed class Report
 {
     public readonly List<byte[]> Pages = new();
@@ -20,6 +26,8 @@ public static class Leaks
     public static event EventHandler Changed;
     private static System.Threading.Timer Ticker;
     public static readonly List<string> Names = new();
+    public static readonly List<Entry> History = new();
+    public const int GrowthLimit = 200_000;
 
     public static Truth Static()
     {
@@ -48,6 +56,26 @@ public static class Leaks
     }
 
     private static void Tick(object state) => ((Report)state).Pages.Add(new byte[Chunk]);
+
+    /// <summary>A history that only grows: about 5 MB a second, 50 entries every 10 ms (up to a limit).</summary>
+    public static Truth Growth()
+    {
+        Program.Start("grower", Grow);
+        while (History.Count < 500)
+            Thread.Sleep(10);
+        return new Truth("memory-growth", ["Ailments.Entry", "System.Byte[]"], ["Ailments.Leaks.Grow"],
+            Root: "Ailments.Leaks.History", Bytes: 50 * (1024 + 24 + 40) * 100, Count: GrowthLimit);
+    }
+
+    private static void Grow()
+    {
+        while (History.Count < GrowthLimit)
+        {
+            for (int i = 0; i < 50; i++)
+                History.Add(new Entry());  // @bp grow
+            Thread.Sleep(10);
+        }
+    }
 
     public const int Copies = 100_000, Distinct = 10, Length = 100;
 

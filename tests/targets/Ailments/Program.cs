@@ -31,6 +31,7 @@ public static class Program
             "leak-static" => Leaks.Static(),
             "leak-event" => Leaks.Event(),
             "leak-timer" => Leaks.Timer(),
+            "growth" => Leaks.Growth(),
             "duplicate-strings" => Leaks.DuplicateStrings(),
             "crash" => Crash.Build(),
             "healthy-batch" => Batch.Build(),
