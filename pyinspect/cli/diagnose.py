@@ -3,7 +3,8 @@
 One answer from every rule (pyinspect.answers.diagnosis): findings ranked by severity, each
 with its kind, statement, evidence and the commands that show more. A live process is frozen
 while it is read, then released. ``--threshold name=value`` sets a threshold (docs/diagnose.md);
-``--baseline FILE`` (an earlier ``heap snapshot``) adds what grew since.
+``--baseline FILE`` (an earlier ``heap snapshot``) adds what grew since, ``--record S`` GC pressure
+over S seconds recorded first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path"
 JsonOption = Annotated[bool, typer.Option("--json", help="print the diagnosis as JSON")]
 BaselineOption = Annotated[Path | None, typer.Option(
     "--baseline", help="an earlier `heap snapshot -o FILE` of the same process: what grew since")]
+RecordOption = Annotated[float | None, typer.Option(
+    "--record", help="with --pid: record its GCs and allocations for this many seconds first (GC pressure)")]
 ThresholdOption = Annotated[list[str] | None, typer.Option(
     "--threshold", help="NAME=VALUE, e.g. retained_bytes=33554432 (repeatable; see docs/diagnose.md)")]
 
@@ -46,20 +49,28 @@ def _thresholds(items: list[str] | None) -> dict[str, str]:
 
 
 def diagnose(pid: PidOption = None, dump: DumpOption = None, baseline: BaselineOption = None,
-             threshold: ThresholdOption = None, as_json: JsonOption = False) -> None:
+             record: RecordOption = None, threshold: ThresholdOption = None, as_json: JsonOption = False) -> None:
     """What is wrong: deadlocks, starvation, stuck async work, a blocked finalizer, a crash,
     what holds the memory; findings ranked, each with its evidence."""
     def run() -> None:
-        from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process, parse_thresholds
+        from pyinspect.answers.diagnosis import (
+            check_record_seconds,
+            diagnose_dump,
+            diagnose_process,
+            parse_thresholds,
+        )
         from pyinspect.answers.progress import walk_progress
         from pyinspect.heap.graph_file import load_snapshot
 
         limits = parse_thresholds(_thresholds(threshold))
         if (pid is None) == (dump is None):
             raise InvalidParameterError("give exactly one of --pid or --dump")
+        if record is not None and pid is None:
+            raise InvalidParameterError("--record goes with --pid: a dump has no GCs to record")
+        check_record_seconds(record)
         before = load_snapshot(baseline) if baseline is not None else None
         with walk_progress(file=sys.stderr) as advance:
-            answer = diagnose_process(pid, limits, advance, before) if pid is not None \
+            answer = diagnose_process(pid, limits, advance, before, record) if pid is not None \
                 else diagnose_dump(dump or "", limits, advance, before)
         if as_json:
             print_json(answer)

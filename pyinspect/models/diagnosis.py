@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 FindingKind = Literal["crash", "deadlock", "thread-pool-starvation", "finalizer-blocked", "async-never-completes",
-                      "lock-convoy", "memory-growth", "duplicate-strings", "retained-memory"]
+                      "lock-convoy", "gc-pressure", "memory-growth", "duplicate-strings", "retained-memory"]
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
 """The closed list, in the order findings of equal severity are ranked (the more specific
 cause first: growth says what is being added, duplicated strings explain memory a retainer holds)."""
@@ -46,6 +46,10 @@ class Thresholds(_Model):
     retained_share: float = Field(default=0.25, gt=0, le=1, description="share of the live heap one owner must retain")
     growth_bytes: int = Field(default=4 << 20, ge=1, description="bytes the fastest growing type must add "
                               "since the baseline snapshot")
+    gc_induced_per_second: float = Field(default=1.0, gt=0, description="collections induced by GC.Collect "
+                                         "per second of a recording")
+    gc_gen2_per_second: float = Field(default=1.0, gt=0, description="gen-2 collections (not induced) per second")
+    gc_pause_share: float = Field(default=0.15, gt=0, le=1, description="share of the window paused in GC")
     duplicate_bytes: int = Field(default=8 << 20, ge=1, description="bytes wasted by duplicated strings to be reported")
     duplicate_share: float = Field(default=0.10, gt=0, le=1, description="share of the live heap the duplicates waste")
 

@@ -8,8 +8,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyinspect.answers.diagnosis import (
+    check_record_seconds,
+    diagnose_dump,
+    diagnose_process,
+    parse_thresholds,
+)
 from pyinspect.answers.diagnosis import diagnose as run_rules
-from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process, parse_thresholds
 from pyinspect.answers.progress import walk_progress
 from pyinspect.errors import InvalidParameterError
 from pyinspect.heap.graph_file import load_snapshot
@@ -65,16 +70,21 @@ def _snapshot(baseline: Snapshot | str | Path | None) -> Snapshot | None:
 
 
 def diagnose(target: int | str | Path, thresholds: Mapping[str, float] | None = None,
-             progress: bool = True, baseline: Snapshot | str | Path | None = None) -> pd.DataFrame:
+             progress: bool = True, baseline: Snapshot | str | Path | None = None,
+             record_seconds: float | None = None) -> pd.DataFrame:
     """Diagnose a live process (pid: frozen while it is read, then released) or a core dump
     (path): the findings as a DataFrame (see ``Heap.diagnose``); baseline: an earlier snapshot
-    of the same process (``heap.snapshot()`` or its file) for memory growth. Raises ProcessNotFoundError,
+    of the same process (``heap.snapshot()`` or its file) for memory growth; record_seconds: a
+    live process's GCs recorded for that long first, for GC pressure. Raises ProcessNotFoundError,
     DumpError, InvalidParameterError. Example: ``pyinspect.diagnose("core.1234").head()``"""
     limits = parse_thresholds(thresholds)
     if isinstance(target, bool) or not isinstance(target, int | str | Path):
         raise InvalidParameterError(f"diagnose takes a pid or a dump path, got {type(target).__name__}")
+    if record_seconds is not None and not isinstance(target, int):
+        raise InvalidParameterError("record_seconds goes with a pid: a dump has no GCs to record")
+    check_record_seconds(record_seconds)
     with walk_progress(notebook=True, disable=not progress) as advance:
         before = _snapshot(baseline)
-        found = diagnose_process(target, limits, advance, before) if isinstance(target, int) \
+        found = diagnose_process(target, limits, advance, before, record_seconds) if isinstance(target, int) \
             else diagnose_dump(target, limits, advance, before)
     return as_frame(found)

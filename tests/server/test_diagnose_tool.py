@@ -46,6 +46,8 @@ async def test_diagnose_names_the_starvation_from_a_dump_and_a_process(starved: 
         assert refused["error"]["code"] == "INVALID_PARAMETER"
         refused = await call(client, "diagnose", thresholds={"no_such_threshold": 1})
         assert refused["error"]["code"] == "INVALID_PARAMETER" and "retained_bytes" in refused["error"]["message"]
+        refused = await call(client, "diagnose", record_seconds=1.0)  # a dump has no GCs to record
+        assert refused["error"]["code"] == "INVALID_PARAMETER" and "heap_attach" in refused["error"]["message"]
         stats = await call_ok(client, "heap_stats", top=5)  # the graph diagnose built is the heap tools' graph
         assert stats["source"]["kind"] == "dump"
 

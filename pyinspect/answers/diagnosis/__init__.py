@@ -3,6 +3,12 @@ triage and heap-graph readers already give. One rule per finding kind, threshold
 findings ranked; the faces (CLI, MCP, notebook) call :func:`diagnose` and nothing else."""
 
 from pyinspect.answers.diagnosis.ranking import diagnose, parse_thresholds
-from pyinspect.answers.diagnosis.targets import diagnose_dump, diagnose_process
+from pyinspect.answers.diagnosis.targets import (
+    check_record_seconds,
+    diagnose_dump,
+    diagnose_process,
+    record_window,
+)
 
-__all__ = ["diagnose", "diagnose_dump", "diagnose_process", "parse_thresholds"]
+__all__ = ["check_record_seconds", "diagnose", "diagnose_dump", "diagnose_process", "parse_thresholds",
+           "record_window"]

@@ -14,6 +14,7 @@ from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.heapgraph import GraphSummary
+from pyinspect.models.trace import TraceAnswer
 from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, ThreadPoolInfo
 
 __all__ = ["Observations"]
@@ -31,6 +32,7 @@ class Observations:
     build_graph: Callable[[], HeapGraph]
     from_dump: bool
     baseline: Snapshot | None = None
+    recording: TraceAnswer | None = None
     _graph: HeapGraph | None = field(default=None, init=False)
 
     @cached_property

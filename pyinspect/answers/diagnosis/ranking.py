@@ -8,13 +8,14 @@ from collections.abc import Callable, Mapping
 
 from pydantic import ValidationError
 
-from pyinspect.answers.diagnosis import crash, growth, hangs, memory, tasks
+from pyinspect.answers.diagnosis import crash, growth, hangs, memory, pressure, tasks
 from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.errors import InvalidParameterError
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import FINDING_KINDS, SEVERITIES, Diagnosis, Finding, Thresholds
+from pyinspect.models.trace import TraceAnswer
 
 __all__ = ["RULES", "diagnose", "parse_thresholds"]
 
@@ -26,6 +27,7 @@ RULES: dict[str, Rule] = {
     "finalizer-blocked": hangs.finalizer_blocked,
     "async-never-completes": tasks.never_completes,
     "lock-convoy": hangs.convoys,
+    "gc-pressure": pressure.gc_pressure,
     "memory-growth": growth.memory_growth,
     "duplicate-strings": memory.duplicate_strings,
     "retained-memory": memory.retained_memory,
@@ -45,13 +47,14 @@ def parse_thresholds(values: Mapping[str, object] | None) -> Thresholds:
 
 
 def diagnose(reader: HeapReader, build_graph: Callable[[], HeapGraph], *, from_dump: bool,
-             thresholds: Thresholds | None = None, baseline: Snapshot | None = None) -> Diagnosis:
+             thresholds: Thresholds | None = None, baseline: Snapshot | None = None,
+             recording: TraceAnswer | None = None) -> Diagnosis:
     """Every rule over the target: a crash is looked for in a dump only (a live process has
-    not crashed), growth only against a baseline snapshot; the graph is built once, for the
+    not crashed), growth only against a baseline snapshot, GC pressure only from a recording; the graph is built once, for the
     rules that need it."""
     limits = thresholds or Thresholds()
     started = time.monotonic()
-    seen = Observations(reader, build_graph, from_dump, baseline)
+    seen = Observations(reader, build_graph, from_dump, baseline, recording)
     findings: list[Finding] = []
     checked, unchecked = [], {}
     for kind, rule in RULES.items():
@@ -60,6 +63,9 @@ def diagnose(reader: HeapReader, build_graph: Callable[[], HeapGraph], *, from_d
             continue
         if kind == "memory-growth" and baseline is None:
             unchecked[kind] = "no baseline snapshot to compare with (heap snapshot of the same process earlier)"
+            continue
+        if kind == "gc-pressure" and recording is None:
+            unchecked[kind] = "no recording of the process's GCs (record_seconds, on a running process)"
             continue
         findings.extend(rule(seen, limits))
         checked.append(kind)

@@ -30,6 +30,8 @@ class Diagnosed:
 
 
 GROWTH_SECONDS = 2.0
+RECORD_SECONDS = 2.0
+RECORDED = {"gc-pressure", "healthy-batch"}  # GC pressure is read from a recording of a running process
 
 
 def baseline_of(pid: int) -> Snapshot:
@@ -53,7 +55,8 @@ def diagnosed(framework: str, mode: str, folder: Path) -> Iterator[tuple[Diagnos
             if mode == "growth":
                 baseline = baseline_of(ailing.pid)
                 time.sleep(GROWTH_SECONDS)
-            case.timed("live", lambda: diagnose_process(ailing.pid, baseline=baseline))
+            seconds = RECORD_SECONDS if mode in RECORDED else None
+            case.timed("live", lambda: diagnose_process(ailing.pid, baseline=baseline, record_seconds=seconds))
             create_dump(ailing.pid, dump)
     try:
         case.timed("dump", lambda: diagnose_dump(dump, baseline=baseline))

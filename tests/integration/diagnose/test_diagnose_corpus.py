@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Diagnosed, diagnosed
+from conftest import RECORDED, Diagnosed, diagnosed
 from support.targets import marker_line
 
 from pyinspect.models.diagnosis import Finding
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(600)
 
 CASES = [("net10.0", mode) for mode in (
     "deadlock-monitor", "deadlock-mixed", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
-    "leak-event", "leak-timer", "growth", "duplicate-strings", "crash", "healthy-batch")]
+    "leak-event", "leak-timer", "growth", "duplicate-strings", "gc-pressure", "crash", "healthy-batch")]
 CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"),
           ("net8.0", "deadlock-monitor"), ("net8.0", "async-stuck"), ("net8.0", "finalizer")]
 
@@ -112,6 +112,13 @@ def check_growth(first: Finding, case: Diagnosed) -> None:
     assert path.steps[-1].address == first.evidence.objects[0].address
 
 
+def check_pressure(first: Finding, case: Diagnosed) -> None:
+    measures = first.evidence.measures
+    assert measures["induced"] >= 3 and "induced by GC.Collect" in first.statement
+    assert first.evidence.types[0].type == case.ailing.truth["types"][0]
+    assert _names(first.evidence.methods)[:1] == case.ailing.truth["methods"]
+
+
 def check_duplicates(first: Finding, case: Diagnosed) -> None:
     truth = case.ailing.truth
     assert first.evidence.measures["wastedBytes"] >= truth["bytes"]
@@ -133,7 +140,8 @@ def check_crash(first: Finding, case: Diagnosed) -> None:
 CHECKS: dict[str, Callable[[Finding, Diagnosed], None]] = {
     "deadlock": check_deadlock, "lock-convoy": check_convoy, "thread-pool-starvation": check_starvation,
     "async-never-completes": check_async, "finalizer-blocked": check_finalizer, "retained-memory": check_retained,
-    "duplicate-strings": check_duplicates, "crash": check_crash, "memory-growth": check_growth}
+    "duplicate-strings": check_duplicates, "crash": check_crash, "memory-growth": check_growth,
+    "gc-pressure": check_pressure}
 
 
 @pytest.mark.parametrize("source", ["live", "dump"])
@@ -142,6 +150,10 @@ def test_the_first_finding_is_the_programs_pathology_with_its_evidence(case: Dia
         assert case.ailing.mode == "crash"  # a crash is read from the dump its runtime wrote
         return
     answer = case.answers[source]
+    if case.ailing.mode == "gc-pressure" and source == "dump":
+        assert "gc-pressure" in answer.unchecked and not answer.findings  # a dump has no GCs to record
+        return
+    assert ("gc-pressure" in answer.checked) == (source == "live" and case.ailing.mode in RECORDED)
     kind = case.ailing.truth["kind"]
     summary = [(f.severity, f.kind, f.statement[:160]) for f in answer.findings]
     if kind is None:

@@ -72,6 +72,10 @@ def test_cli_report_on_the_live_process_and_a_bad_threshold(starved: tuple[Ailin
     refused = cli("--pid", str(ailing.pid), "--threshold", "convoy_waiters=0", status=1)
     assert refused.stderr.startswith("error: INVALID_PARAMETER: bad thresholds (convoy_waiters")
     assert cli("--threshold", "nonsense", status=1).stderr.startswith("error: INVALID_PARAMETER")
+    refused = cli("--dump", "/no/such.dmp", "--record", "1", status=1).stderr
+    assert refused.startswith("error: INVALID_PARAMETER: --record goes with --pid")
+    refused = cli("--pid", str(ailing.pid), "--record", "0.1", status=1).stderr
+    assert refused.startswith("error: INVALID_PARAMETER: record_seconds must be")
 
 
 def test_notebook_diagnose_answers_a_dataframe_from_a_dump_a_pid_and_an_open_heap(
@@ -88,3 +92,5 @@ def test_notebook_diagnose_answers_a_dataframe_from_a_dump_a_pid_and_an_open_hea
         assert heap.diagnose(progress=False).iloc[0]["kind"] == "thread-pool-starvation"
     with pytest.raises(InvalidParameterError):
         pyinspect.diagnose(str(dump), thresholds={"no_such_threshold": 1})
+    with pytest.raises(InvalidParameterError):
+        pyinspect.diagnose(str(dump), record_seconds=1.0)

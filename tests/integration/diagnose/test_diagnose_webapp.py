@@ -1,5 +1,6 @@
 """The busy web app (tests/targets/WebApp, ASP.NET Core on .NET 10) under load is healthy:
-diagnose, live and from a dump taken under the same load, has nothing above "info"."""
+diagnose, live (with a recording of its GCs under the load) and from a dump taken under the
+same load, has nothing above "info"."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_a_busy_web_app_has_no_finding_above_info(tmp_path: Path) -> None:
         try:
             while sum(len(s) for s in served) < 200:
                 stop.wait(0.05)
-            live = diagnose_process(proc.pid)
+            live = diagnose_process(proc.pid, record_seconds=2.0)  # its GCs under load too
             create_dump(proc.pid, dump)
         finally:
             stop.set()
@@ -50,3 +51,4 @@ def test_a_busy_web_app_has_no_finding_above_info(tmp_path: Path) -> None:
     for answer in (live, from_dump):
         assert all(f.severity == "info" for f in answer.findings), [(f.kind, f.statement) for f in answer.findings]
         assert len(answer.checked) >= 7
+    assert "gc-pressure" in live.checked

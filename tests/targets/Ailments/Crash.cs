@@ -24,11 +24,42 @@ public static class Crash
         throw new ApplicationException("ailments-crash", new FormatException("inner-cause"));  // @bp crash
 }
 
-/// <summary>Healthy: a batch job that allocates a lot in rounds and frees each round, with
-/// pool threads computing, an async loop awaiting timers, and brief lock contention.</summary>
+/// <summary>GC pressure: a loop that allocates large arrays (the large object heap) and calls
+/// GC.Collect every few of them, as code that "cleans up" after each batch does.</summary>
+public static class Pressure
+{
+    public static long Collections;
+
+    public static Truth Build()
+    {
+        Program.Start("churner", Churn);
+        while (Interlocked.Read(ref Collections) < 5)
+            Thread.Sleep(10);
+        return new Truth("gc-pressure", ["System.Byte[]"], ["Ailments.Pressure.Churn"]);
+    }
+
+    private static void Churn()
+    {
+        var keep = new List<byte[]>();
+        while (true)
+        {
+            keep.Add(new byte[200_000]);  // @bp churn-allocates
+            if (keep.Count == 4)
+            {
+                keep.Clear();
+                GC.Collect();  // @bp churn-collects
+                Interlocked.Increment(ref Collections);
+                Thread.Sleep(20);
+            }
+        }
+    }
+}
+
+/// <summary>Healthy: a batch job that streams records, allocating a lot and freeing it (each
+/// chunk of 1,000 rows is dropped once summed), with pool threads computing each chunk and an
+/// async loop awaiting timers.</summary>
 public static class Batch
 {
-    private static readonly object Tally = new();
     public static long Rounds, Total;
 
     public static Truth Build()
@@ -44,11 +75,13 @@ public static class Batch
     {
         while (true)
         {
-            var rows = new List<int[]>();
-            for (int i = 0; i < 20_000; i++)
-                rows.Add(new int[256]);
-            Parallel.For(0, rows.Count, i => { int s = rows[i].Length + i; lock (Tally) Total += s; });
-            rows = null;
+            for (int chunk = 0; chunk < 20; chunk++)
+            {
+                var rows = new List<int[]>(1000);
+                for (int i = 0; i < 1000; i++)
+                    rows.Add(new int[256]);
+                Parallel.For(0, rows.Count, i => Interlocked.Add(ref Total, rows[i].Length + i));
+            }
             Interlocked.Increment(ref Rounds);
             Thread.Sleep(10);
         }

@@ -34,6 +34,7 @@ public static class Program
             "growth" => Leaks.Growth(),
             "duplicate-strings" => Leaks.DuplicateStrings(),
             "crash" => Crash.Build(),
+            "gc-pressure" => Pressure.Build(),
             "healthy-batch" => Batch.Build(),
             _ => throw new ArgumentException($"unknown mode {mode}"),
         };
