@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from mcp_calls import call, call_ok
-from support.ailments import Ailing, running
+from support.ailments import Ailing, starved_with_dump
 
-from pyinspect.heap.reader import create_dump
 from pyinspect.server import create_server
 
 pytestmark = pytest.mark.timeout(300)
@@ -20,13 +19,8 @@ pytestmark = pytest.mark.timeout(300)
 
 @pytest.fixture(scope="module")
 def starved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ailing, Path]]:
-    folder = tmp_path_factory.mktemp("starved-mcp")
-    with running("net10.0", "starvation", folder) as ailing:
-        dump = create_dump(ailing.pid, folder / "starved.dmp")
-        try:
-            yield ailing, dump
-        finally:
-            dump.unlink(missing_ok=True)
+    with starved_with_dump(tmp_path_factory.mktemp("starved-mcp")) as found:
+        yield found
 
 
 @pytest.mark.asyncio

@@ -5,9 +5,7 @@ dump of it (createdump; a crash's dump is the one its runtime writes as it dies)
 
 from __future__ import annotations
 
-import os
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from support.targets import BUILD_DIR, read_truth, target_dll, wait_for_file
+from support.targets import BUILD_DIR, read_truth, run_until_crash_dump, target_dll, wait_for_file
 
 
 def command(framework: str, *args: str) -> list[str]:
@@ -60,20 +58,18 @@ def running(framework: str, mode: str, folder: Path) -> Iterator[Ailing]:
 def crash_dump(framework: str, folder: Path) -> tuple[Ailing, Path]:
     """Run the crash mode until its runtime has written the dump and it has died."""
     truth_file, dump = folder / "crash.json", folder / "crash.dmp"
-    env = {**os.environ, "DOTNET_DbgEnableMiniDump": "1", "DOTNET_DbgMiniDumpType": "4",
-           "DOTNET_DbgMiniDumpName": str(dump)}
-    proc = subprocess.Popen(command(framework, "crash", str(truth_file)), env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        proc.wait(timeout=240)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-    assert proc.returncode != 0, "the crash mode must die of its unhandled exception"
-    assert truth_file.is_file() and dump.is_file(), f"no truth or no dump written ({truth_file}, {dump})"
-    deadline, size = time.monotonic() + 30, -1  # the dump is complete once its size stops changing
-    while dump.stat().st_size != size and time.monotonic() < deadline:
-        size = dump.stat().st_size
-        time.sleep(0.2)
-    return Ailing(framework, "crash", proc.pid, read_truth(truth_file)), dump
+    pid = run_until_crash_dump(command(framework, "crash", str(truth_file)), truth_file, dump)
+    return Ailing(framework, "crash", pid, read_truth(truth_file)), dump
+
+
+@contextmanager
+def starved_with_dump(folder: Path) -> Iterator[tuple[Ailing, Path]]:
+    """The starvation mode on .NET 10, running, and a dump of it (the faces' one sick program)."""
+    from pyinspect.heap.reader import create_dump
+
+    with running("net10.0", "starvation", folder) as ailing:
+        dump = create_dump(ailing.pid, folder / "starved.dmp")
+        try:
+            yield ailing, dump
+        finally:
+            dump.unlink(missing_ok=True)

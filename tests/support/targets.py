@@ -75,3 +75,24 @@ def running_target(name: str, *args: str, env: dict[str, str] | None = None) -> 
         if proc.poll() is None:
             proc.kill()
         proc.wait(timeout=10)
+
+
+def run_until_crash_dump(command: list[str], truth_file: Path, dump: Path) -> int:
+    """Run a program that dies of an unhandled exception, its runtime asked for a full crash dump
+    (DOTNET_DbgEnableMiniDump); wait until it has died and the dump is complete. Answers its pid."""
+    env = {**os.environ, "DOTNET_DbgEnableMiniDump": "1", "DOTNET_DbgMiniDumpType": "4",
+           "DOTNET_DbgMiniDumpName": str(dump)}
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode != 0, "the crashing program must die of its unhandled exception"
+    assert truth_file.is_file() and dump.is_file(), f"no truth or no dump written ({truth_file}, {dump})"
+    deadline, size = time.monotonic() + 30, -1  # the dump is complete once its size stops changing
+    while dump.stat().st_size != size and time.monotonic() < deadline:
+        size = dump.stat().st_size
+        time.sleep(0.2)
+    return proc.pid

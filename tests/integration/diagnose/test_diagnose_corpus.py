@@ -6,7 +6,6 @@ its line), live and from a dump; the healthy mode has nothing above "info". Ever
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from conftest import RECORDED, Diagnosed, diagnosed

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ailments import Ailing, running
+from support.ailments import Ailing, starved_with_dump
 
 import pyinspect
 from pyinspect.errors import InvalidParameterError
-from pyinspect.heap.reader import create_dump
 
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
 pytestmark = pytest.mark.timeout(300)
@@ -23,13 +22,8 @@ pytestmark = pytest.mark.timeout(300)
 
 @pytest.fixture(scope="module")
 def starved(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ailing, Path]]:
-    folder = tmp_path_factory.mktemp("starved")
-    with running("net10.0", "starvation", folder) as ailing:
-        dump = create_dump(ailing.pid, folder / "starved.dmp")
-        try:
-            yield ailing, dump
-        finally:
-            dump.unlink(missing_ok=True)
+    with starved_with_dump(tmp_path_factory.mktemp("starved")) as found:
+        yield found
 
 
 def cli(*args: str, status: int = 0) -> subprocess.CompletedProcess[str]:
