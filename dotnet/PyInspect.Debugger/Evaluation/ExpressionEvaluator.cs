@@ -2,6 +2,8 @@
 // the variables view shows them, computed ones formatted here). Breakpoint conditions and
 // log points are HitExpression's and LogMessage's.
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
 
 namespace PyInspect.Debugger.Evaluation;
 

@@ -3,6 +3,8 @@
 // value as evaluate shows it (a string as its text; a hole that fails shows <error: why>).
 using System.Text;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Conditions;
+using PyInspect.Debugger.Evaluation.Core;
 
 namespace PyInspect.Debugger.Evaluation;
 

@@ -5,6 +5,7 @@ using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Evaluation;
+using PyInspect.Debugger.Evaluation.Core;
 using PyInspect.Debugger.Protocol;
 using PyInspect.Debugger.Values;
 

@@ -5,6 +5,9 @@ using System.Runtime.CompilerServices;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Evaluation;
+using PyInspect.Debugger.Evaluation.Conditions;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
 using PyInspect.Debugger.Values;
 
 namespace PyInspect.Debugger.Session;
@@ -95,7 +98,7 @@ public sealed class FrameEvaluator(Debuggee debuggee)
             HitProfile.Add("condition: whole", started);
             HitProfile.Hit();
             return value is bool b ? b
-                : throw new EvalException($"the condition is not a bool (it is {Types.RuntimeTypeName(value)} {Display.Format(value, false)})");
+                : throw new EvalException($"the condition is not a bool (it is {Display.RuntimeTypeName(value)} {Display.Format(value, false)})");
         }
         catch (Exception error) when (error is EvalException or EngineException or ValuePathException)
         {

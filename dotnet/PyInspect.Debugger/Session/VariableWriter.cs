@@ -7,6 +7,8 @@
 // assigned by C#'s conversions, as netcoredbg and vsdbg do.
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Evaluation;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
 using PyInspect.Debugger.Values;

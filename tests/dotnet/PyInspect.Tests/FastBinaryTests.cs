@@ -1,6 +1,6 @@
 // The fast path for binary operators answers exactly what C# does, or null for the general path.
 using Microsoft.CodeAnalysis.CSharp;
-using PyInspect.Debugger.Evaluation;
+using PyInspect.Debugger.Evaluation.Expressions;
 using Xunit;
 
 namespace PyInspect.Tests;

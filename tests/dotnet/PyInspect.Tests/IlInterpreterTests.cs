@@ -4,8 +4,10 @@
 // stops a loop; thrown exceptions come back as the exception .NET throws.
 using System.Reflection;
 using System.Reflection.Emit;
-using PyInspect.Debugger.Evaluation;
-using PyInspect.Debugger.Evaluation.IL;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Getters;
+using PyInspect.Debugger.Evaluation.IL.Machine;
+using PyInspect.Debugger.Evaluation.IL.Metadata;
 using PyInspect.Debugger.Frames;
 using Xunit;
 

@@ -4,6 +4,7 @@
 // new `using` or a fully qualified name that breaks the rule fails here. The heap helper is
 // one namespace, so its folders are checked by the types they name: one public type per
 // file, the file named after it, and a folder names only its own types and those below it.
+// The evaluator's rooms (Evaluation/*, one namespace each) are ordered the same way.
 using System.Text.RegularExpressions;
 using Xunit;
 
@@ -62,6 +63,70 @@ public sealed class LayeringTests
             foreach (string file in Sources(Path.Combine(Adapter, layer)))
                 if (File.ReadAllText(file).Contains("DapException")) found.Add(Path.GetRelativePath(Adapter, file));
         Assert.Empty(found);
+    }
+
+    /// <summary>The evaluator's rooms (folder = namespace PyInspect.Debugger.Evaluation.*), bottom first, and
+    /// the rooms each may use besides its own. The folder's root (ExpressionEvaluator, LogMessage: the
+    /// session's way in) may use every room; no room names the root's types.</summary>
+    private static readonly Dictionary<string, string[]> EvaluationRooms = new()
+    {
+        ["Core"] = [],                                                    // context, values, display, refusal
+        ["IL.Metadata"] = [],                                             // tokens, signatures, IL bodies, policy
+        ["IL.Machine"] = ["Core", "IL.Metadata"],                         // the stack machine and its values
+        ["Getters"] = ["Core", "IL.Metadata", "IL.Machine"],              // the evaluator's door to the machine
+        // Expressions, calls and LINQ are one layer: a call's lambda is an expression again.
+        ["Expressions"] = ["Core", "Getters", "Calls", "Linq"],
+        ["Calls"] = ["Core", "Getters", "Expressions", "Linq"],
+        ["Linq"] = ["Core", "Getters", "Expressions", "Calls"],
+        ["Conditions"] = ["Core", "IL.Metadata", "IL.Machine", "Getters", "Expressions"],  // the hit path
+    };
+
+    public static TheoryData<string> EvaluationRoomNames => new(EvaluationRooms.Keys);
+
+    private static string Evaluation => Path.Combine(Adapter, "Evaluation");
+
+    /// <summary>The C# files of one room: its folder, not the folders of other rooms inside it.</summary>
+    private static IEnumerable<string> RoomSources(string room) =>
+        Sources(Path.Combine(Evaluation, room.Replace('.', Path.DirectorySeparatorChar)))
+            .Where(f => Path.GetDirectoryName(Path.GetRelativePath(Evaluation, f))!.Replace(Path.DirectorySeparatorChar, '.') == room);
+
+    [Fact]
+    public void Every_evaluator_file_is_in_a_room_named_by_its_namespace()
+    {
+        var found = new List<string>();
+        foreach (string file in Sources(Evaluation))
+        {
+            string room = Path.GetDirectoryName(Path.GetRelativePath(Evaluation, file))!.Replace(Path.DirectorySeparatorChar, '.');
+            if (room.Length > 0 && !EvaluationRooms.ContainsKey(room))
+                found.Add($"{Path.GetRelativePath(Adapter, file)}: {room} is not a room ({string.Join(", ", EvaluationRooms.Keys)})");
+            string ns = room.Length == 0 ? "PyInspect.Debugger.Evaluation" : $"PyInspect.Debugger.Evaluation.{room}";
+            if (!Regex.IsMatch(File.ReadAllText(file), $@"^namespace {Regex.Escape(ns)};", RegexOptions.Multiline))
+                found.Add($"{Path.GetRelativePath(Adapter, file)}: namespace is not {ns}");
+        }
+        Assert.True(found.Count == 0, string.Join('\n', found));
+    }
+
+    [Theory]
+    [MemberData(nameof(EvaluationRoomNames))]
+    public void An_evaluator_room_uses_only_the_rooms_it_sits_on(string room)
+    {
+        var forbidden = EvaluationRooms.Keys.Where(r => r != room && !EvaluationRooms[room].Contains(r)).ToArray();
+        // The root's types are seen from every room without a using, so they are looked for by name.
+        string[] rootTypes = [.. Directory.GetFiles(Evaluation, "*.cs").Select(f => Path.GetFileNameWithoutExtension(f))];
+        string rooms = string.Join('|', forbidden.Select(Regex.Escape));
+        // A using or a qualified name (PyInspect.Debugger.Evaluation.Calls, Evaluation.Calls.X, Calls.X, IL.Machine.X).
+        var reference = new Regex(
+            $@"PyInspect\.Debugger\.Evaluation\.(?<room>{rooms})\b|(?<![\w.])(?:Evaluation\.|IL\.)?(?<room>{rooms})\.[A-Z]|(?<![\w.])(?<room>{string.Join('|', rootTypes)})\b");
+        var found = new List<string>();
+        foreach (string file in RoomSources(room))
+        {
+            string[] lines = File.ReadAllLines(file);
+            for (int i = 0; i < lines.Length; i++)
+                foreach (Match m in reference.Matches(lines[i].Split("//")[0]))
+                    found.Add($"{Path.GetRelativePath(Adapter, file)}:{i + 1}: {m.Value} ({(forbidden.Contains(m.Groups["room"].Value) ? m.Groups["room"].Value : "the root")})");
+        }
+        Assert.NotEmpty(RoomSources(room));
+        Assert.True(found.Count == 0, $"{room} may use only {string.Join(", ", EvaluationRooms[room].DefaultIfEmpty("itself"))}:\n{string.Join('\n', found)}");
     }
 
     /// <summary>Each heap helper folder and the folders it may name types of besides its own.</summary>

@@ -4,8 +4,11 @@ using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
+using PyInspect.Debugger.Evaluation.Linq;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Calls;
 
 public static class Arguments
 {

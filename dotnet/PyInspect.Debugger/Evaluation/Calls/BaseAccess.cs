@@ -10,8 +10,10 @@ using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Calls;
 
 public static class BaseAccess
 {

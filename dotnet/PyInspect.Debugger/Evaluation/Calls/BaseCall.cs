@@ -7,8 +7,11 @@
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Symbols;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
+using PyInspect.Debugger.Evaluation.Getters;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Calls;
 
 internal static class BaseCall
 {
@@ -18,7 +21,7 @@ internal static class BaseCall
     {
         EvalContext context = interpreter.Context;
         if (cls.GetModule(out var module) >= 0 && module.GetFunctionFromToken(method.Token, out var code) >= 0 && method.GenericArity == 0
-            && IL.IlCalls.TryRun(context, code, TypeNames.TypeArguments(level), self, arguments, out object? interpreted, virtualDispatch: false))
+            && IlCalls.TryRun(context, code, TypeNames.TypeArguments(level), self, arguments, out object? interpreted, virtualDispatch: false))
             return interpreted;  // the interpreter calls the base method itself, no delegate needed
         ICorDebugFunction function = Invocation.FunctionOf(interpreter, cls, method);
         if (method.GenericArity > 0 || TypeNames.TypeArguments(level).Count > 0)

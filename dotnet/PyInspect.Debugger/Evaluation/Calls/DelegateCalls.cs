@@ -8,8 +8,11 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using ModuleMetadata = PyInspect.Debugger.Symbols.ModuleMetadata;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
+using PyInspect.Debugger.Evaluation.Linq;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Calls;
 
 public static class DelegateCalls
 {
@@ -50,7 +53,7 @@ public static class DelegateCalls
     };
 
     private static object? ConvertTo(TypeSyntax? type, object? value, string text) =>
-        type is not null && Operators.PrimitiveType(Interpreter.TypeNameOf(type)) is { } primitive && Interpreter.Local(value) is var local
+        type is not null && Operators.PrimitiveType(Interpreter.TypeNameOf(type)) is { } primitive && EvalValues.Local(value) is var local
             && local is not null and not RemoteValue && local.GetType() != primitive
             ? Operators.Convert(local, primitive, text) : value;
 
@@ -66,7 +69,7 @@ public static class DelegateCalls
         {
             TypeRef type => ModuleMetadata.TryOpen(type.Module.Path)?.Methods(type.Token, name).Any() != true
                 && Members.TryStatic(interpreter, type, name, out held),
-            RemoteValue remote when hasReceiver => Interpreter.Local(remote) is RemoteValue && !Invocation.HasMethod(remote, name)
+            RemoteValue remote when hasReceiver => EvalValues.Local(remote) is RemoteValue && !Invocation.HasMethod(remote, name)
                 && Members.TryInstance(interpreter, remote, name, out held),
             null when !hasReceiver => context.TryLambdaVariable(name, out held)
                 || (context.Variable(name) is { Kind: not "this", Value: { } local } && (held = new RemoteValue(local)) is not null)
@@ -94,7 +97,7 @@ public static class DelegateCalls
     /// <summary>Whether `Array.name(array, lambda)` is one the adapter runs as its LINQ twin (Array's static
     /// twins of List&lt;T&gt;'s predicate methods: `Array.Find(array, x => ...)`).</summary>
     public static bool IsArrayPredicate(object? receiver, string name, SeparatedSyntaxList<ArgumentSyntax> arguments) =>
-        receiver is TypeRef { FullName: "System.Array" } && Linq.ListPredicates.Contains(name) && arguments.Count == 2
+        receiver is TypeRef { FullName: "System.Array" } && LinqOperators.ListPredicates.Contains(name) && arguments.Count == 2
         && arguments[1].Expression is LambdaExpressionSyntax;
 
     /// <summary>The refusal for a lambda passed to a method the adapter does not run itself.</summary>
@@ -103,7 +106,7 @@ public static class DelegateCalls
         string owner = receiver switch
         {
             TypeRef type => type.FullName,
-            RemoteValue remote => Types.RuntimeTypeName(remote),
+            RemoteValue remote => Display.RuntimeTypeName(remote),
             _ => "this",
         };
         if (name == "RemoveAll" && receiver is RemoteValue list && Members.ClassName(list.Value) == "System.Collections.Generic.List`1")

@@ -1,6 +1,6 @@
-// Method calls. LINQ operators run here over the enumerated source; methods of strings,
-// numbers and System.Math compute here; every other method runs in the debuggee through
-// func-eval, with overloads picked by argument count and kinds.
+// Method calls: methods of strings, numbers and System.Math compute here; getters and methods
+// the interpreter can read run by interpretation; every other method runs in the debuggee
+// through func-eval, with overloads picked by argument count and kinds.
 using System.Reflection;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -10,66 +10,11 @@ using PyInspect.Debugger.Symbols;
 using ModuleMetadata = PyInspect.Debugger.Symbols.ModuleMetadata;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
+using PyInspect.Debugger.Evaluation.Getters;
 
-namespace PyInspect.Debugger.Evaluation;
-
-public sealed partial class Interpreter
-{
-    private object? Invoke(InvocationExpressionSyntax invocation)
-    {
-        var arguments = invocation.ArgumentList.Arguments;
-        if (DelegateCalls.LambdaOf(invocation.Expression) is { } invoked)
-            return DelegateCalls.InvokeLambda(this, invocation, invoked, invocation.ToString());
-        (object? receiver, string name, bool hasReceiver) = invocation.Expression switch
-        {
-            MemberAccessExpressionSyntax { Expression: BaseExpressionSyntax } access => (null, access.Name.Identifier.ValueText, true),
-            MemberAccessExpressionSyntax access => (Eval(access.Expression), access.Name.Identifier.ValueText, true),
-            MemberBindingExpressionSyntax binding => (Bound(), binding.Name.Identifier.ValueText, true),
-            IdentifierNameSyntax identifier => (null, identifier.Identifier.ValueText, false),
-            GenericNameSyntax generic => (null, generic.Identifier.ValueText, false),
-            _ => throw Unsupported(invocation),
-        };
-        string text = invocation.ToString();
-        if (!hasReceiver && name == "nameof" && arguments.Count == 1)
-            return arguments[0].Expression is MemberAccessExpressionSyntax m ? m.Name.Identifier.ValueText : arguments[0].Expression.ToString();
-        IReadOnlyList<TypeSyntax> typeArguments = invocation.Expression switch
-        {
-            MemberAccessExpressionSyntax { Name: GenericNameSyntax g } => [.. g.TypeArgumentList.Arguments],
-            MemberBindingExpressionSyntax { Name: GenericNameSyntax g } => [.. g.TypeArgumentList.Arguments],
-            _ => [],
-        };
-        if (hasReceiver && receiver is not TypeRef && Linq.Handles(name, receiver, arguments))
-            return Linq.Apply(this, receiver, name, arguments, typeArguments, text);
-        if (receiver is TypeRef { FullName: "System.Linq.Enumerable" } && arguments.Count > 0
-            && Stable(Eval(arguments[0].Expression)) is var source && Linq.Handles(name, source, SyntaxFactory.SeparatedList(arguments.Skip(1))))
-            return Linq.Apply(this, source, name, SyntaxFactory.SeparatedList(arguments.Skip(1)), typeArguments, text);
-        if (DelegateCalls.IsArrayPredicate(receiver, name, arguments))
-            return Linq.Apply(this, Stable(Eval(arguments[0].Expression)), name, SyntaxFactory.SeparatedList(arguments.Skip(1)), typeArguments, text);
-        if (OutArguments.Any(arguments)) return OutArguments.Invoke(this, receiver, hasReceiver, name, arguments, text);
-        var values = arguments.Select(a => a.Expression is LambdaExpressionSyntax
-            ? throw DelegateCalls.LambdaArgument(receiver, name, text)
-            : Local(Eval(a.Expression))).ToList();
-        if (DelegateCalls.TryInvokeHeld(this, receiver, hasReceiver, name, values, text, out object? invokedHeld)) return invokedHeld;
-        if (!hasReceiver) return CallImplicit(name, values, text);
-        if (invocation.Expression is MemberAccessExpressionSyntax { Expression: BaseExpressionSyntax }) return BaseAccess.Call(this, name, values, text);
-        if (typeArguments.Count > 0 && receiver is TypeRef owner)  // Config.Echo<int>(5): type arguments as written
-            return Invocation.CallStaticGeneric(this, owner, name, [.. typeArguments.Select(a => Types.Instantiate(a, context).Instance)], values, text);
-        return receiver switch
-        {
-            TypeRef type => Invocation.CallStatic(this, type, name, values, text),
-            RemoteValue remote when Local(remote) is RemoteValue => Invocation.CallMethod(this, remote, name, values, text),
-            _ => Invocation.CallLocalOrExtension(this, Local(receiver), name, values, text),
-        };
-    }
-
-    private object? CallImplicit(string name, List<object?> values, string text)
-    {
-        if (This() is { } self && Invocation.HasMethod(new RemoteValue(self), name))
-            return Invocation.CallMethod(this, new RemoteValue(self), name, values, text);
-        if (Types.EnclosingType(context) is { } enclosing) return Invocation.CallStatic(this, enclosing, name, values, text);
-        throw new EvalException($"'{name}' is not a method of this type");
-    }
-}
+namespace PyInspect.Debugger.Evaluation.Calls;
 
 public static class Invocation
 {
@@ -86,7 +31,7 @@ public static class Invocation
         if (target is EnumValue e && name == "ToString" && arguments.Count == 0) return e.Text;
         if (target is EnumValue flags && name == "HasFlag" && arguments is [EnumValue flag]) return (flags.Number & flag.Number) == flag.Number;
         if (target is RemoteValue or TypeRef or NamespaceRef or SequenceValue or PairValue or EnumValue or IComputedValue)
-            throw new EvalException($"cannot call '{name}' on {Types.RuntimeTypeName(target)}");
+            throw new EvalException($"cannot call '{name}' on {Display.RuntimeTypeName(target)}");
         return Reflect(target.GetType(), target, name, arguments, text);
     }
 
@@ -171,7 +116,7 @@ public static class Invocation
                 return Run(interpreter, cls, method, Values.TypeNames.TypeArguments(level), interpreter.Context.Pin(target.Value), arguments);
         }
         if (TryExtension(interpreter, target, name, arguments, out object? result)) return result;
-        throw new EvalException($"'{name}' is not a method of {Types.RuntimeTypeName(target)} taking {arguments.Count} argument(s)");
+        throw new EvalException($"'{name}' is not a method of {Display.RuntimeTypeName(target)} taking {arguments.Count} argument(s)");
     }
 
     /// <summary>A string's, number's or enum's own method computed here; where it has none, an
@@ -248,7 +193,7 @@ public static class Invocation
         var typeArguments = new List<ICorDebugType>(classTypeArguments);
         if (method.GenericArity > 0 && methodTypes is not null) typeArguments.AddRange(methodTypes);
         if ((method.GenericArity == 0 || methodTypes is not null)
-            && IL.IlCalls.TryRun(interpreter.Context, function, typeArguments, self, arguments, out object? interpreted))
+            && IlCalls.TryRun(interpreter.Context, function, typeArguments, self, arguments, out object? interpreted))
             return interpreted;
         interpreter.Context.RefuseIfNoCalls(function);
         var values = new List<ICorDebugValue>();
@@ -258,5 +203,22 @@ public static class Invocation
             typeArguments.AddRange(Arguments.InferMethodTypes(method, values.Skip(self is null ? 0 : 1).ToList()));
         ICorDebugValue? result = interpreter.Context.Call(function, typeArguments, values);
         return result is null ? null : new RemoteValue(result);
+    }
+
+    /// <summary>Text for interpolation holes and messages: objects via ToString() in the debuggee when possible.</summary>
+    public static string AsText(object? value, Interpreter? interpreter)
+    {
+        if (value is RemoteValue remote && interpreter?.Context.Calls is not null)
+        {
+            try
+            {
+                if (EvalValues.Local(CallMethod(interpreter, remote, "ToString", [], "ToString")) is string text) return text;
+            }
+            catch (EvalException)
+            {
+                // Fall back to the type name below.
+            }
+        }
+        return Display.Concat(value);
     }
 }

@@ -15,8 +15,10 @@ using PyInspect.Debugger.Symbols;
 using ModuleMetadata = PyInspect.Debugger.Symbols.ModuleMetadata;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Calls;
 
 /// <summary>An out or ref argument: the name it binds (null for `out _`) and, for ref, the value going in.</summary>
 internal sealed record OutSlot(string? Name, bool IsRef, object? Initial);
@@ -32,9 +34,9 @@ public static class OutArguments
     {
         var values = new List<object?>();
         foreach (var argument in arguments)
-            values.Add(argument.RefKindKeyword.IsKind(SyntaxKind.None) ? Interpreter.Local(interpreter.Eval(argument.Expression))
+            values.Add(argument.RefKindKeyword.IsKind(SyntaxKind.None) ? EvalValues.Local(interpreter.Eval(argument.Expression))
                 : SlotOf(interpreter, argument, text));
-        object? local = Interpreter.Local(receiver);
+        object? local = EvalValues.Local(receiver);
         var (result, outs) = receiver is TypeRef type && Invocation.LocalStaticTypes.Contains(type.FullName) && AllLocal(values)
                 && Type.GetType(type.FullName) is { } reflected
             ? Reflect(reflected, null, name, values, text)
@@ -62,7 +64,7 @@ public static class OutArguments
             case IdentifierNameSyntax { Identifier.ValueText: "_" } when !isRef:
                 return new OutSlot(null, false, null);
             case IdentifierNameSyntax declared when interpreter.Context.TryLambdaVariable(declared.Identifier.ValueText, out object? current):
-                return new OutSlot(declared.Identifier.ValueText, isRef, isRef ? Interpreter.Local(current) : null);
+                return new OutSlot(declared.Identifier.ValueText, isRef, isRef ? EvalValues.Local(current) : null);
             default:
                 throw new EvalException($"cannot evaluate '{text}': '{argument}' would write a variable of the program; "
                     + $"pass 'out var name' (the value is reported, and usable later in the same expression)");
@@ -150,7 +152,7 @@ public static class OutArguments
     private static List<(ICorDebugType? Level, ICorDebugClass Class, ModuleMetadata Metadata, int Token)> Instance(object? receiver, string name, string text, out ICorDebugValue? self)
     {
         if (receiver is not RemoteValue remote || ValuePath.Dereference(remote.Value) is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0)
-            throw new EvalException($"cannot call '{name}' with out/ref arguments on {Types.RuntimeTypeName(receiver)} in '{text}'");
+            throw new EvalException($"cannot call '{name}' with out/ref arguments on {Display.RuntimeTypeName(receiver)} in '{text}'");
         self = remote.Value;
         return [.. Members.Levels(type).Select(l => ((ICorDebugType?)l.Level, l.Class, l.Metadata, l.Token))];
     }

@@ -5,8 +5,10 @@
 // so every expression the interpreter accepts still works inside a lambda.
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Linq;
 
 public delegate object? LambdaNode(object? item, int index);
 
@@ -53,11 +55,11 @@ public sealed class CompiledLambda(Interpreter interpreter, string[] parameters)
                 LambdaNode operand = Node(unary.Operand);
                 SyntaxKind kind = unary.Kind();
                 string text = unary.ToString();
-                return (item, index) => Operators.Unary(kind, Interpreter.Local(operand(item, index)), text);
+                return (item, index) => Operators.Unary(kind, EvalValues.Local(operand(item, index)), text);
             case ConditionalExpressionSyntax conditional:
                 LambdaNode test = Node(conditional.Condition), yes = Node(conditional.WhenTrue), no = Node(conditional.WhenFalse);
                 string condition = conditional.Condition.ToString();
-                return (item, index) => Operators.Truth(Interpreter.Local(test(item, index)), condition) ? yes(item, index) : no(item, index);
+                return (item, index) => Operators.Truth(EvalValues.Local(test(item, index)), condition) ? yes(item, index) : no(item, index);
             default:
                 return Interpreted(syntax);
         }
@@ -82,22 +84,22 @@ public sealed class CompiledLambda(Interpreter interpreter, string[] parameters)
         return kind switch
         {
             SyntaxKind.LogicalAndExpression => (item, index) =>
-                Operators.Truth(Interpreter.Local(left(item, index)), leftText) && Operators.Truth(Interpreter.Local(right(item, index)), rightText),
+                Operators.Truth(EvalValues.Local(left(item, index)), leftText) && Operators.Truth(EvalValues.Local(right(item, index)), rightText),
             SyntaxKind.LogicalOrExpression => (item, index) =>
-                Operators.Truth(Interpreter.Local(left(item, index)), leftText) || Operators.Truth(Interpreter.Local(right(item, index)), rightText),
+                Operators.Truth(EvalValues.Local(left(item, index)), leftText) || Operators.Truth(EvalValues.Local(right(item, index)), rightText),
             SyntaxKind.CoalesceExpression => (item, index) => left(item, index) is var value && EvalValues.IsNull(value) ? right(item, index) : value,
             SyntaxKind.IsExpression or SyntaxKind.AsExpression => Interpreted(binary),
             SyntaxKind.EqualsExpression or SyntaxKind.NotEqualsExpression => (item, index) =>
             {
                 object? l = interpreter.Stable(left(item, index)), r = right(item, index);
                 if (Operators.ReferenceEquality(l, r) is { } same) return kind == SyntaxKind.EqualsExpression ? same : !same;
-                return Operators.Binary(kind, Interpreter.Local(l), Interpreter.Local(r), text);
+                return Operators.Binary(kind, EvalValues.Local(l), EvalValues.Local(r), text);
             },
             _ => (item, index) =>
             {
                 // The left value survives func-evals the right side may run (as the interpreter's Binary).
-                object? l = Interpreter.Local(interpreter.Stable(left(item, index)));
-                return Operators.Binary(kind, l, Interpreter.Local(right(item, index)), text);
+                object? l = EvalValues.Local(interpreter.Stable(left(item, index)));
+                return Operators.Binary(kind, l, EvalValues.Local(right(item, index)), text);
             },
         };
     }

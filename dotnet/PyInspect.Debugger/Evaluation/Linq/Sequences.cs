@@ -5,8 +5,12 @@
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Calls;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
+using PyInspect.Debugger.Evaluation.Getters;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Linq;
 
 public static class Sequences
 {
@@ -16,7 +20,7 @@ public static class Sequences
     public static IEnumerable<object?> Enumerate(Interpreter interpreter, object? source, string sourceText)
     {
         IEnumerable<object?> items = Items(interpreter, source, sourceText);
-        return Interpreter.Local(source) is RemoteValue ? Counted(interpreter.Context, items, sourceText) : items;
+        return EvalValues.Local(source) is RemoteValue ? Counted(interpreter.Context, items, sourceText) : items;
     }
 
     private static IEnumerable<object?> Counted(EvalContext context, IEnumerable<object?> items, string sourceText)
@@ -31,7 +35,7 @@ public static class Sequences
 
     private static IEnumerable<object?> Items(Interpreter interpreter, object? source, string sourceText)
     {
-        object? local = Interpreter.Local(source);
+        object? local = EvalValues.Local(source);
         switch (local)
         {
             case null:
@@ -45,9 +49,9 @@ public static class Sequences
             case RemoteValue remote:
                 return RemoteItems(interpreter, remote.Value, sourceText);
             case MadeValue { SequenceOf: not null } made:
-                return IL.IlEnumeration.Items(interpreter.Context, made, sourceText);
+                return IlEnumeration.Items(interpreter.Context, made, sourceText);
             default:
-                throw new EvalException($"'{sourceText}' is not a collection ({Types.RuntimeTypeName(local)})");
+                throw new EvalException($"'{sourceText}' is not a collection ({Display.RuntimeTypeName(local)})");
         }
     }
 
@@ -86,13 +90,13 @@ public static class Sequences
         EvalContext context = interpreter.Context;
         var source = new RemoteValue(context.Pin(value));
         if (!IsEnumerable(source))
-            throw new EvalException($"'{sourceText}' is not a collection ({Types.RuntimeTypeName(source)})");
+            throw new EvalException($"'{sourceText}' is not a collection ({Display.RuntimeTypeName(source)})");
         TypeRef linq = Types.Resolve("System.Linq.Enumerable", context)
             ?? throw new EvalException($"cannot enumerate '{sourceText}': System.Linq is not loaded in the debuggee");
         ICorDebugType objectType = Types.ObjectType(context) ?? throw new EvalException("cannot find System.Object in the debuggee");
         object? cast = Invocation.CallStaticGeneric(interpreter, linq, "Cast", [objectType], [source], $"Enumerable.Cast<object>({sourceText})");
         // Interpreted (a read-only evaluation), Cast answers an iterator made in the adapter: enumerated there.
-        if (cast is MadeValue made) return IL.IlEnumeration.Items(context, made, sourceText);
+        if (cast is MadeValue made) return IlEnumeration.Items(context, made, sourceText);
         object? copy = Invocation.CallStaticGeneric(interpreter, linq, "ToArray", [objectType], [cast], $"Enumerable.ToArray({sourceText})");
         return ArrayItems(context, (copy as RemoteValue)?.Value, 0, null);
     }
@@ -138,7 +142,7 @@ public static class Sequences
             }
             int index = i;
             var item = new RemoteValue(Element(array, i), () => Element((ICorDebugArrayValue)ValuePath.Dereference(held)!, index));
-            yield return item.Value is ICorDebugReferenceValue ? item : Interpreter.Local(item) is var local && local is RemoteValue ? item : local;
+            yield return item.Value is ICorDebugReferenceValue ? item : EvalValues.Local(item) is var local && local is RemoteValue ? item : local;
         }
     }
 
@@ -191,7 +195,7 @@ public static class Sequences
     {
         ICorDebugValue Read() => Members.RawField(entry.Value, name) ?? throw new EvalException($"the collection entry has no '{name}'");
         var field = new RemoteValue(Read(), Read);
-        return Interpreter.Local(field) is var local && local is RemoteValue ? field : local;
+        return EvalValues.Local(field) is var local && local is RemoteValue ? field : local;
     }
 
     private static IEnumerable<object?> EntryItems(EvalContext context, ICorDebugValue collection, Func<RemoteValue, object?> item, string nextField)
@@ -215,7 +219,7 @@ public static class Sequences
     /// <summary>The element type's C# name, for a sequence's display.</summary>
     public static string ElementTypeName(object? source)
     {
-        object? local = Interpreter.Local(source);
+        object? local = EvalValues.Local(source);
         if (local is SequenceValue s) return s.ElementType;
         if (local is MadeValue { SequenceOf: { } made }) return made;
         if (local is GroupingValue g) return g.Items.ElementType;

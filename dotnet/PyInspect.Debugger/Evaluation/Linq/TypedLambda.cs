@@ -5,8 +5,9 @@ using System.Linq.Expressions;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Expr = System.Linq.Expressions.Expression;
+using PyInspect.Debugger.Evaluation.Core;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Linq;
 
 public static class TypedLambda
 {
@@ -31,7 +32,7 @@ public static class TypedLambda
         IdentifierNameSyntax name when name.Identifier.ValueText == x.Name => x,
         LiteralExpressionSyntax literal when literal.Token.Value is { } value && Rank(value.GetType()) > 0 || literal.Token.Value is bool =>
             Expr.Constant(literal.Token.Value),
-        CastExpressionSyntax { Type: PredefinedTypeSyntax type } cast when Types.KeywordType(type.Keyword.ValueText) is { } name
+        CastExpressionSyntax { Type: PredefinedTypeSyntax type } cast when EvalValues.KeywordType(type.Keyword.ValueText) is { } name
             && Type.GetType(name) is { } target && Rank(target) > 0 && Build(cast.Expression, x) is { } operand && Rank(operand.Type) > 0 =>
             Expr.Convert(operand, target),
         PrefixUnaryExpressionSyntax unary when Build(unary.Operand, x) is { } operand => unary.Kind() switch

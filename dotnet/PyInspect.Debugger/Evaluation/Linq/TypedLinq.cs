@@ -9,8 +9,10 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Values;
+using PyInspect.Debugger.Evaluation.Core;
+using PyInspect.Debugger.Evaluation.Expressions;
 
-namespace PyInspect.Debugger.Evaluation;
+namespace PyInspect.Debugger.Evaluation.Linq;
 
 public static class TypedLinq
 {
@@ -23,7 +25,7 @@ public static class TypedLinq
         string text, Func<IReadOnlyList<object?>, string, object?>? aggregate)
     {
         if (!Handled.Contains(name) || arguments is not [{ Expression: LambdaExpressionSyntax lambda }]) return null;
-        if (Interpreter.Local(receiver) is not RemoteValue remote || Read(interpreter.Context, remote) is not { } items) return null;
+        if (EvalValues.Local(receiver) is not RemoteValue remote || Read(interpreter.Context, remote) is not { } items) return null;
         Type element = items.GetType().GetElementType()!;
         if (TypedLambda.TryBuild(lambda, element) is not { } built) return null;
         interpreter.Context.CountItems(text, items.Length);

@@ -3,6 +3,8 @@
 // answered at setBreakpoints (verified: false, "condition '...' is not a C# expression: ...")
 // instead of at every hit.
 using PyInspect.Debugger.Evaluation;
+using PyInspect.Debugger.Evaluation.Conditions;
+using PyInspect.Debugger.Evaluation.Core;
 
 namespace PyInspect.Debugger.Session;
 
