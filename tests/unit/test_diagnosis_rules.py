@@ -15,7 +15,13 @@ from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.answers.diagnosis.ranking import RULES
 from pyinspect.errors import InvalidParameterError
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
-from pyinspect.models.triage import ExceptionInfo, Exceptions, StackFrame, ThreadInfo, ThreadPoolInfo
+from pyinspect.models.triage import (
+    ExceptionInfo,
+    Exceptions,
+    StackFrame,
+    ThreadInfo,
+    ThreadPoolInfo,
+)
 
 
 def frames(*methods: str) -> tuple[StackFrame, ...]:
@@ -65,8 +71,8 @@ def test_an_exception_a_frame_catches_is_no_crash() -> None:
     assert killing_exception(seen, Thresholds()) == []
 
 
-WORKER = ("System.Threading.ThreadPoolWorkQueue.Dispatch()", "System.Threading.PortableThreadPool+WorkerThread."
-          "WorkerThreadStart()")
+WORKER = ("System.Threading.ThreadPoolWorkQueue.Dispatch()",
+          "System.Threading.PortableThreadPool+WorkerThread.WorkerThreadStart()")
 
 
 def test_starvation_counts_pool_threads_blocked_inside_work_items_only() -> None:
