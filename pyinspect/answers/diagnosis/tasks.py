@@ -18,29 +18,34 @@ _MAX_UP = 8
 
 
 def never_completes(seen: Observations, limits: Thresholds) -> list[Finding]:
-    found = []
-    for chain in seen.chains.chains:
-        inner = chain.chain[0] if chain.chain else None
-        if inner is None or inner.awaits is None or (inner.awaits_status or "") in _COMPLETED:
-            continue
-        if _held_only_by_chain(seen.graph, inner.awaits, {f.address for f in chain.chain}):
-            found.append(_finding(chain))
-    return found
+    waiting = [c for c in seen.chains.chains if c.chain and c.chain[0].awaits is not None
+               and (c.chain[0].awaits_status or "") not in _COMPLETED]
+    if not waiting:
+        return []
+    held = _held_only_by_chain(seen.graph, waiting)
+    return [_finding(chain) for chain, only in zip(waiting, held, strict=True) if only]
 
 
-def _held_only_by_chain(graph: HeapGraph, task: str, boxes: set[str]) -> bool:
-    """True when one of the chain's live boxes dominates the awaited task."""
-    if not graph.retained(list(boxes)[:1])[0].live:
-        return False  # garbage: nothing waits for it either
-    address: str | None = task
+def _held_only_by_chain(graph: HeapGraph, chains: list[AsyncChain]) -> list[bool]:
+    """Per chain, whether one of its live boxes dominates its awaited task: the dominator tree
+    is climbed for every chain at once, one crossing per level."""
+    boxes = [{f.address for f in chain.chain} for chain in chains]
+    alive = {o.address: o.live for o in graph.retained([chain.chain[0].address for chain in chains])}
+    answer = [False] * len(chains)
+    climbing = {i: chain.chain[0].awaits or "" for i, chain in enumerate(chains) if alive.get(chain.chain[0].address)}
     for _ in range(_MAX_UP):
-        if address is None or address == "root":
-            return False
-        dominator = graph.retained([address])[0].dominator
-        if dominator in boxes:
-            return True
-        address = dominator
-    return False
+        if not climbing:
+            break
+        dominators = {o.address: o.dominator for o in graph.retained(sorted(set(climbing.values())))}
+        next_level = {}
+        for i, address in climbing.items():
+            dominator = dominators.get(address)
+            if dominator in boxes[i]:
+                answer[i] = True
+            elif dominator is not None and dominator != "root":
+                next_level[i] = dominator
+        climbing = next_level
+    return answer
 
 
 def _finding(chain: AsyncChain) -> Finding:
