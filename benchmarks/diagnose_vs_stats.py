@@ -29,7 +29,8 @@ from support.ailments import crash_dump, running
 from pyinspect.heap import create_dump
 
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
-MODES = "deadlock-monitor,starvation,async-stuck,finalizer,leak-static,leak-event,duplicate-strings,crash,healthy-batch"
+MODES = ("deadlock-monitor,deadlock-mixed,convoy,starvation,async-stuck,finalizer,leak-static,leak-event,leak-timer,"
+         "growth,duplicate-strings,gc-pressure,crash,healthy-batch")
 
 
 def timed(*args: str) -> tuple[float, float, str]:

@@ -60,7 +60,6 @@ def diagnose(pid: PidOption = None, dump: DumpOption = None, baseline: BaselineO
             parse_thresholds,
         )
         from pyinspect.answers.progress import walk_progress
-        from pyinspect.heap.graph_file import load_snapshot
 
         limits = parse_thresholds(_thresholds(threshold))
         if (pid is None) == (dump is None):
@@ -68,7 +67,12 @@ def diagnose(pid: PidOption = None, dump: DumpOption = None, baseline: BaselineO
         if record is not None and pid is None:
             raise InvalidParameterError("--record goes with --pid: a dump has no GCs to record")
         check_record_seconds(record)
-        before = load_snapshot(baseline) if baseline is not None else None
+        before = None
+        if baseline is not None:
+            # numpy loads only when a baseline is given
+            from pyinspect.heap.graph_file import load_snapshot
+
+            before = load_snapshot(baseline)
         with walk_progress(file=sys.stderr) as advance:
             answer = diagnose_process(pid, limits, advance, before, record) if pid is not None \
                 else diagnose_dump(dump or "", limits, advance, before)

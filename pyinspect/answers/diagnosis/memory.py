@@ -22,6 +22,8 @@ def retained_memory(seen: Observations, limits: Thresholds) -> list[Finding]:
     set, released when it returns) is info, a static's, handle's or timer's a warning."""
     graph, live = seen.graph, seen.summary.live_bytes
     least = max(limits.retained_bytes, int(limits.retained_share * live))
+    if live < least:
+        return []
     top = [o for o in graph.retained(None, _TOP) if o.live]
     by_address = {o.address: o for o in top}
     reported: list[set[str]] = []
@@ -98,8 +100,11 @@ def _finding(path: RetentionPath, owner: RetainedObject, focus: RetainedObject, 
 
 
 def duplicate_strings(seen: Observations, limits: Thresholds) -> list[Finding]:
+    live = seen.summary.live_bytes
+    if live < limits.duplicate_bytes:
+        return []  # a heap this small cannot waste that much: no need to read every string
     rows = seen.graph.duplicate_strings(None, live_only=True)
-    wasted, live = sum(r.wasted_bytes for r in rows), seen.summary.live_bytes
+    wasted = sum(r.wasted_bytes for r in rows)
     if wasted < max(limits.duplicate_bytes, limits.duplicate_share * live):
         return []
     top = rows[:5]
