@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from pyinspect.answers.diagnosis import parse_thresholds
+from pyinspect.answers.diagnosis import diagnose, parse_thresholds
 from pyinspect.answers.diagnosis.crash import killing_exception
 from pyinspect.answers.diagnosis.hangs import starvation
 from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.answers.diagnosis.ranking import RULES
-from pyinspect.errors import InvalidParameterError
+from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
 from pyinspect.models.triage import (
     ExceptionInfo,
@@ -97,6 +97,27 @@ def test_thresholds_are_named_either_way_and_checked() -> None:
         parse_thresholds({"convoy_waiters": 0})
     with pytest.raises(InvalidParameterError, match="the thresholds are"):
         parse_thresholds({"no_such": 1})
+
+
+class BrokenLocks(Records):
+    def locks(self) -> Any:
+        raise HeapReadError("the sync block table cannot be read")
+
+    def async_chains(self, limit: int) -> Any:
+        from pyinspect.models.triage import AsyncChains
+
+        return AsyncChains(state_machines=0, total=0, truncated=False)
+
+
+def test_a_kind_that_cannot_be_read_is_unchecked_with_why_and_the_others_still_answer() -> None:
+    thrown = ExceptionInfo(address="0x10", type="System.Exception", message="boom", h_result=-1, thread=7,
+                           stack=THREAD_STACK)
+    records = BrokenLocks([ThreadInfo(os_thread_id=7, managed_thread_id=3, frames=THREAD_STACK)], [thrown])
+    answer = diagnose(records, lambda: (_ for _ in ()).throw(HeapReadError("no graph here")),  # type: ignore[arg-type]
+                      from_dump=True)
+    assert answer.unchecked["deadlock"].startswith("HEAP_READ_ERROR: the sync block table")
+    assert answer.unchecked["retained-memory"].startswith("HEAP_READ_ERROR: no graph here")
+    assert [f.kind for f in answer.findings] == ["crash"] and "crash" in answer.checked
 
 
 def test_every_kind_of_the_closed_list_has_its_rule_in_ranking_order() -> None:

@@ -10,14 +10,17 @@ from pydantic import ValidationError
 
 from pyinspect.answers.diagnosis import crash, growth, hangs, memory, pressure, tasks
 from pyinspect.answers.diagnosis.observations import Observations
-from pyinspect.errors import InvalidParameterError
+from pyinspect.errors import HeapReadError, InvalidParameterError, PyInspectError
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import FINDING_KINDS, SEVERITIES, Diagnosis, Finding, Thresholds
 from pyinspect.models.trace import TraceAnswer
 
-__all__ = ["RULES", "diagnose", "parse_thresholds"]
+__all__ = ["GC_IN_PROGRESS", "RULES", "diagnose", "parse_thresholds"]
+
+GC_IN_PROGRESS = "GC is in progress"
+"""How the heap helper says a live process was caught mid-GC (its heap cannot be walked then)."""
 
 Rule = Callable[[Observations, Thresholds], list[Finding]]
 RULES: dict[str, Rule] = {
@@ -67,11 +70,21 @@ def diagnose(reader: HeapReader, build_graph: Callable[[], HeapGraph], *, from_d
         if kind == "gc-pressure" and recording is None:
             unchecked[kind] = "no recording of the process's GCs (record_seconds, on a running process)"
             continue
-        findings.extend(rule(seen, limits))
+        try:
+            findings.extend(rule(seen, limits))
+        except PyInspectError as exc:
+            if _gc_in_progress(exc):
+                raise  # the whole read is retried (targets.diagnose_process)
+            unchecked[kind] = f"{exc.code}: {exc}"  # this kind could not be read; the others still answer
+            continue
         checked.append(kind)
     findings.sort(key=_rank)
     return Diagnosis(findings=tuple(findings), checked=tuple(checked), unchecked=unchecked, thresholds=limits,
                      seconds=round(time.monotonic() - started, 3))
+
+
+def _gc_in_progress(exc: PyInspectError) -> bool:
+    return isinstance(exc, HeapReadError) and GC_IN_PROGRESS in str(exc)
 
 
 def _rank(finding: Finding) -> tuple[int, int, float]:

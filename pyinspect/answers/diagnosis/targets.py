@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pyinspect.answers.diagnosis.ranking import diagnose
+from pyinspect.answers.diagnosis.ranking import GC_IN_PROGRESS, diagnose
 from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader, ProgressCallback
@@ -70,7 +70,7 @@ def diagnose_process(pid: int, thresholds: Thresholds | None = None, progress: P
         try:
             return _run(HeapReader.attach(pid, suspend=True), progress, False, thresholds, baseline, recording)
         except HeapReadError as exc:
-            if "GC is in progress" not in str(exc) or attempt == GC_RETRIES - 1:
+            if GC_IN_PROGRESS not in str(exc) or attempt == GC_RETRIES - 1:
                 raise
             time.sleep(_GC_PAUSE)
     raise AssertionError("unreachable")
