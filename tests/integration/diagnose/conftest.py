@@ -31,7 +31,7 @@ class Diagnosed:
 
 GROWTH_SECONDS = 2.0
 RECORD_SECONDS = 2.0
-RECORDED = {"gc-pressure", "healthy-batch"}  # GC pressure is read from a recording of a running process
+RECORDED = {"gc-pressure", "healthy-batch", "growth"}  # a recording of a running process: GCs, allocating code
 
 
 def baseline_of(pid: int) -> Snapshot:

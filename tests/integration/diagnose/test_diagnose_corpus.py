@@ -162,6 +162,8 @@ def test_the_first_finding_is_the_programs_pathology_with_its_evidence(case: Dia
     first = answer.findings[0]
     assert first.kind == kind, summary
     CHECKS[kind](first, case)
+    if kind == "memory-growth" and source == "live":  # recorded: the code adding them, from its samples
+        assert _names(first.evidence.methods)[:1] == case.ailing.truth["methods"]
     assert first.next_calls and first.statement
     assert "crash" in answer.checked or source == "live"
     print(f"\n{case.ailing.framework} {case.ailing.mode} {source}: {first.kind} in {case.wall[source]} s wall")
