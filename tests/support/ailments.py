@@ -12,19 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from support.targets import BUILD_DIR, read_truth, run_until_crash_dump, target_dll, wait_for_file
+from support.targets import debuggee_command, read_truth, run_until_crash_dump, wait_for_file
 
 
 def command(framework: str, *args: str) -> list[str]:
-    """How a user starts it: `dotnet Ailments.dll` on .NET 10, the self-contained apphost on 8 and 9."""
-    if framework == "net10.0":
-        return ["dotnet", str(target_dll("Ailments")), *args]
-    apphost = BUILD_DIR / f"Ailments-{framework}" / "Ailments"
-    if not apphost.is_file():
-        pytest.fail(f"Ailments for {framework} is not published ({apphost}); run `python3 build.py`")
-    return [str(apphost), *args]
+    return debuggee_command("Ailments", framework, *args)
 
 
 @dataclass(frozen=True)

@@ -11,21 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from support.targets import BUILD_DIR, read_truth, run_until_crash_dump, target_dll, wait_for_file
+from support.targets import debuggee_command, read_truth, run_until_crash_dump, wait_for_file
 
 RUNTIMES = ["net10.0", "net9.0", "net8.0"]
 
 
 def command(framework: str, *args: str) -> list[str]:
-    """How a user starts it: `dotnet HangShape.dll` on .NET 10, the self-contained apphost on 8 and 9."""
-    if framework == "net10.0":
-        return ["dotnet", str(target_dll("HangShape")), *args]
-    apphost = BUILD_DIR / f"HangShape-{framework}" / "HangShape"
-    if not apphost.is_file():
-        pytest.fail(f"HangShape for {framework} is not published ({apphost}); run `python3 build.py`")
-    return [str(apphost), *args]
+    return debuggee_command("HangShape", framework, *args)
 
 
 @dataclass(frozen=True)

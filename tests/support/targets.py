@@ -30,6 +30,17 @@ def target_dll(name: str) -> Path:
     return dll
 
 
+def debuggee_command(name: str, framework: str, *args: str) -> list[str]:
+    """How a user starts a debuggee: `dotnet Name.dll` on .NET 10, the self-contained apphost
+    build.py publishes for .NET 8 and 9 (tests/targets/_build/Name-net8.0/Name)."""
+    if framework == "net10.0":
+        return ["dotnet", str(target_dll(name)), *args]
+    apphost = BUILD_DIR / f"{name}-{framework}" / name
+    if not apphost.is_file():
+        pytest.fail(f"{name} for {framework} is not published ({apphost}); run `python3 build.py`")
+    return [str(apphost), *args]
+
+
 def target_source(name: str, file: str = "Program.cs") -> Path:
     return TARGETS_DIR / name / file
 

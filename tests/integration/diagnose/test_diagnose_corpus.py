@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from conftest import RECORDED, Diagnosed, diagnosed
+from support.diagnosed import RECORDED, Diagnosed, diagnosed
 from support.targets import marker_line
 
 from pyinspect.models.diagnosis import Finding

@@ -1,5 +1,6 @@
-"""Each corpus case started once: its truth, its diagnosis live (the process frozen while
-read) and from a dump of it (the crash mode: the dump its runtime wrote as it died)."""
+"""A diagnose corpus case (support.ailments) started once: its truth, its diagnosis live (the
+process frozen while read) and from a dump of it (the crash mode: the dump its runtime wrote as
+it died)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from support.ailments import Ailing, crash_dump, running
-
 from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process
 from pyinspect.heap.reader import HeapReader, create_dump
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import Diagnosis
+from support.ailments import Ailing, crash_dump, running
 
 
 @dataclass
