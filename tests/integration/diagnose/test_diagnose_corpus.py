@@ -18,8 +18,9 @@ pytestmark = pytest.mark.timeout(600)
 CASES = [("net10.0", mode) for mode in (
     "deadlock-monitor", "deadlock-mixed", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
     "leak-event", "leak-timer", "growth", "duplicate-strings", "gc-pressure", "crash", "healthy-batch")]
-CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"),
-          ("net8.0", "deadlock-monitor"), ("net8.0", "async-stuck"), ("net8.0", "finalizer")]
+CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"), ("net9.0", "leak-event"),
+          ("net9.0", "gc-pressure"), ("net8.0", "deadlock-monitor"), ("net8.0", "async-stuck"),
+          ("net8.0", "finalizer"), ("net8.0", "leak-timer"), ("net8.0", "growth")]
 
 
 @pytest.fixture(scope="module", params=CASES, ids=[f"{fw}-{mode}" for fw, mode in CASES])
