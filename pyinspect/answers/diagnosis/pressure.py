@@ -11,6 +11,7 @@ from pyinspect.models.trace import TraceAnswer
 __all__ = ["gc_pressure"]
 
 _SHOWN = 3
+_SHARE_SHOWN = 0.1  # a type allocated at a tenth of the top one's rate or more
 _AT_LEAST = 3  # collections of a kind before a rate means anything (a window's one gen-2 does not)
 
 
@@ -39,7 +40,8 @@ def gc_pressure(seen: Observations, limits: Thresholds) -> list[Finding]:
         reasons.append(f"{figures['pauseShare']:.0%} of the window paused")
     if not reasons:
         return []
-    top = seen.recording.allocations[:_SHOWN]
+    rows = seen.recording.allocations
+    top = [r for r in rows[:_SHOWN] if r.estimated_bytes >= _SHARE_SHOWN * rows[0].estimated_bytes]
     methods = [EvidenceFrame(method=s.method) for row in top for s in row.top_stacks[:1] if s.method]
     allocating = "; most allocated: " + ", ".join(
         f"{row.type} ~{row.estimated_bytes / (1 << 20) / window:.1f} MiB/s"
