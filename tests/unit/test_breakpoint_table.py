@@ -53,12 +53,14 @@ def test_the_adapters_answers_bind_and_unbinding_says_why(source: str) -> None:
     assert all(not b.verified and b.message == "session ended" for b in table.all())
 
 
-def test_requests_carry_conditions_and_log_messages_but_not_hit_counts(source: str) -> None:
+def test_requests_carry_hit_counts_only_to_an_adapter_that_counts_hits(source: str) -> None:
     table = BreakpointTable()
     line = table.add(source, 3, "x > 1", 5, log_message="x={x}")
-    function = table.add_function("Ns.T.M", None, None)
-    assert line.request() == {"line": 3, "condition": "x > 1", "logMessage": "x={x}"}
-    assert function.request() == {"name": "Ns.T.M"}
+    function = table.add_function("Ns.T.M", None, 2)
+    assert line.request(False) == {"line": 3, "condition": "x > 1", "logMessage": "x={x}"}
+    assert line.request(True) == {"line": 3, "condition": "x > 1", "logMessage": "x={x}", "hitCondition": ">= 5"}
+    assert function.request(False) == {"name": "Ns.T.M"}
+    assert function.request(True) == {"name": "Ns.T.M", "hitCondition": ">= 2"}
     assert table.files() == [source] and table.functions() == [function]
 
 

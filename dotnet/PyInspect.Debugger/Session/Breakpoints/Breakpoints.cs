@@ -41,7 +41,7 @@ public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
             if (why is not null)
             {
                 debuggee.SendOutput("console", $"Breakpoint condition '{condition.Text}' could not be evaluated, so the breakpoint stopped: {why}\n");
-                return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
+                return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id), HitCounts: new JsonArray(bp.HitCount));
             }
         }
         if (!bp.CountHit()) return null;
@@ -50,6 +50,6 @@ public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
             debuggee.SendOutput("console", evaluator.LogMessage(threadId, at, message) + "\n");
             return null;
         }
-        return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
+        return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id), HitCounts: new JsonArray(bp.HitCount));
     }
 }
