@@ -221,11 +221,12 @@ def sidecar_prefix() -> tuple[str, ...]:
     """What runs a command as a sidecar (kubectl debug --target, shareProcessNamespace): a mount
     namespace of its own with a private tmpfs /tmp, sharing the host's pids. A checkout under
     /tmp (a clone anywhere) stays visible: the shell holds it as its working folder while the
-    tmpfs covers /tmp, then binds it back at the same path inside. The namespace, its mounts and
+    tmpfs covers /tmp, then binds that folder ("." as is: mount would otherwise resolve the
+    path again, now inside the tmpfs) back at the same path inside. The namespace, its mounts and
     the tmpfs end with the command; nothing is mounted on the host."""
     keep = str(CHECKOUT)
     if Path("/tmp") in CHECKOUT.parents:
-        script = ('cd "$1" && mount -t tmpfs sidecar-tmp /tmp && mkdir -p "$1" && mount --bind . "$1" && cd "$1" '
+        script = ('cd "$1" && mount -t tmpfs sidecar-tmp /tmp && mkdir -p "$1" && mount --no-canonicalize --bind . "$1" && cd "$1" '
                   '&& shift && exec "$@"')
     else:
         script = 'shift && mount -t tmpfs sidecar-tmp /tmp && exec "$@"'
