@@ -122,6 +122,14 @@ class BreakpointTable:
     def files(self) -> list[str]:
         return sorted({b.file for b in self.all() if b.file is not None})
 
+    def new_session(self) -> None:
+        """A debug session starts: nothing is bound yet, and hits count again from 0 (an
+        adapter that counts hits counts them per session; so does the table under one that
+        does not)."""
+        self.unbind_all("not bound yet")
+        for breakpoint in self.all():
+            breakpoint.hits = 0
+
     def unbind_all(self, message: str = "pending until a session starts") -> None:
         for breakpoint in self.all():
             breakpoint.verified, breakpoint.adapter_id, breakpoint.bound_line = False, None, None

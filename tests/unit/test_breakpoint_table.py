@@ -39,7 +39,7 @@ def test_a_missing_source_file_is_refused_at_once(tmp_path: Path) -> None:
         BreakpointTable().add(str(tmp_path / "Nope.cs"), 3, None, None)
 
 
-def test_the_adapters_answers_bind_and_unbinding_says_why(source: str) -> None:
+def test_the_adapters_answers_bind_unbinding_says_why_and_a_new_session_counts_hits_again(source: str) -> None:
     table = BreakpointTable()
     bound, pending = table.add(source, 3, "x > 1", None), table.add(source, 50, None, None)
     table.apply_results([bound, pending], [{"id": 11, "verified": True, "line": 4},
@@ -51,6 +51,9 @@ def test_the_adapters_answers_bind_and_unbinding_says_why(source: str) -> None:
     assert table.by_adapter_id(11) is bound and table.at_location(source, 4) == [bound]
     table.unbind_all("session ended")
     assert all(not b.verified and b.message == "session ended" for b in table.all())
+    bound.hits = 4
+    table.new_session()
+    assert all(b.hits == 0 and b.message == "not bound yet" for b in table.all())
 
 
 def test_requests_carry_hit_counts_only_to_an_adapter_that_counts_hits(source: str) -> None:
