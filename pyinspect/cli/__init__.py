@@ -8,7 +8,9 @@
     pyinspect threads|locks|async|exceptions|threadpool   hang and crash triage (pyinspect/cli/triage.py)
     pyinspect diagnose   what is wrong, with its evidence (pyinspect/cli/diagnose.py)
 
-Each area module defines `register(app)`; add a new area's module to `_AREAS`.
+Each area module defines `register(app)` and nothing registers as a module loads; add a new
+area's module to `_AREAS`. What commands share (options, the one-shot runner, output) is
+pyinspect/cli/grammar.py.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
 server's first answer, and the heap area alone (ClrMD models, pandas-free but large)
 costs a fifth of the start. `pyinspect serve` on stdio claims its wire before even the
@@ -58,7 +60,7 @@ def main() -> None:
     if serving:
         app()
         return
-    from pyinspect.cli.one_shot import finish
+    from pyinspect.cli.grammar import finish
 
     try:
         app()
