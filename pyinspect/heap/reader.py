@@ -25,9 +25,9 @@ from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
 from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, ThreadPoolInfo
+from pyinspect.targets.dac_sources import dac_sources_json
 from pyinspect.targets.diagnostics_ipc import request_dump
 from pyinspect.targets.process_view import ProcessView, view_of
-from pyinspect.targets.dac_sources import dac_sources_json
 from pyinspect.targets.runtimes import runtime_of
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ the runtime pack of a dump's runtime."""
 from __future__ import annotations
 
 import os
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from xml.etree import ElementTree
 
 __all__ = ["package_sources", "packages_folder"]
 

@@ -21,7 +21,7 @@ from pyinspect.errors import NotDotNetProcessError, ProcessNotFoundError
 from pyinspect.models.runtimes import TargetRuntime
 from pyinspect.targets.process_view import ProcessView, view_of
 
-__all__ = ["DAC_SEARCH_PATH_VARIABLE", "coreclr_paths", "search_path_dacs", "runtime_in_folder", "runtime_of"]
+__all__ = ["DAC_SEARCH_PATH_VARIABLE", "coreclr_paths", "runtime_in_folder", "runtime_of", "search_path_dacs"]
 
 _CORECLR = "libcoreclr.so"
 _SHARED_MARKER = "/shared/Microsoft.NETCore.App/"

@@ -26,6 +26,8 @@ public sealed class RuntimePackFeed(string packagesFolder, TimeSpan timeout)
     {
         string id = PackId(rid), lower = version.ToLowerInvariant();
         string file = $"{id}.{lower}.nupkg";
+        if (Directory.Exists(Path.Combine(packagesFolder, id, lower)))
+            throw new FeedException($"not fetched: the packages folder already holds {id} {lower} (tried above)");
         string nupkg = Path.Combine(Path.GetTempPath(), $"pyinspect-{Guid.NewGuid():N}.nupkg");
         try
         {
@@ -108,7 +110,6 @@ public sealed class RuntimePackFeed(string packagesFolder, TimeSpan timeout)
     private void Install(string nupkg, string id, string version, string source, Func<string, string?> mismatch)
     {
         string final = Path.Combine(packagesFolder, id, version);
-        if (Directory.Exists(final)) return;
         string staging = Path.Combine(packagesFolder, id, $".{version}.pyinspect-{Guid.NewGuid():N}");
         Directory.CreateDirectory(staging);
         try

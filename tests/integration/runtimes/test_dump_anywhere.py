@@ -1,0 +1,212 @@
+"""A dump read on another machine: its app folder gone and no matching runtime installed
+(PYINSPECT_DOTNET_ROOTS names an empty folder), the DAC of its runtime build is found in the
+NuGet packages folder, on a symbol server (real HTTP on 127.0.0.1, ClrMD's download, then
+the cache with the server stopped), in a folder NuGet feed; offline with none of them the
+error names every place tried. A DAC of another build planted in each place is never loaded."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from runtime_targets import RUNTIMES, published
+from support.dump_places import (
+    CORECLR,
+    DAC,
+    PACK_ID,
+    PACK_VERSIONS,
+    build_id,
+    fill_symbol_store,
+    http_folder,
+    loaded_files,
+    machine_packages,
+    nuget_config,
+    other_version,
+    pack_native,
+    pack_nupkg,
+    plant_runtime,
+)
+from support.targets import read_truth, wait_for_file
+
+from pyinspect.errors import DumpError
+from pyinspect.heap import HeapReader, create_dump
+
+
+@dataclass(frozen=True)
+class OrphanDump:
+    framework: str
+    version: str
+    dump: Path
+    customer: dict[str, object]
+    coreclr_build_id: str
+
+
+@pytest.fixture(scope="module", params=RUNTIMES)
+def orphan(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[OrphanDump]:
+    """One dump per runtime of MemoryTruth run from a copy of its folder, deleted after the dump."""
+    framework: str = request.param
+    work = tmp_path_factory.mktemp(f"orphan-{framework}")
+    app = work / "app"
+    shutil.copytree(published(framework), app)
+    start = ["dotnet", str(app / "MemoryTruth.dll")] if framework == "net10.0" else [str(app / "MemoryTruth")]
+    truth_file = work / "truth.json"
+    proc = subprocess.Popen([*start, str(truth_file)], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_file(truth_file, timeout=60, proc=proc)
+        dump = create_dump(proc.pid, work / "core")
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+    shutil.rmtree(app)
+    version = PACK_VERSIONS[framework]
+    customer = read_truth(truth_file)["customer"]
+    yield OrphanDump(framework, version, dump, customer, build_id(pack_native(version) / CORECLR))
+    dump.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Places:
+    root: Path
+    planted: list[Path]
+
+
+@pytest.fixture
+def places(orphan: OrphanDump, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Places]:
+    """Every place empty and offline, except a DAC of another build planted beside the dump,
+    in an installed runtime of the right version and in a search folder."""
+    wrong = other_version(orphan.version)
+    roots = tmp_path / "dotnet"
+    planted = [plant_runtime(orphan.dump.with_name("core.dac"), wrong),
+               plant_runtime(roots / "shared" / "Microsoft.NETCore.App" / orphan.version, wrong),
+               plant_runtime(tmp_path / "search" / "native", wrong)]
+    (tmp_path / "work").mkdir()
+    nuget_config(tmp_path / "work", [])
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setenv("PYINSPECT_DOTNET_ROOTS", str(roots))
+    monkeypatch.setenv("PYINSPECT_DAC_SEARCH_PATH", str(tmp_path / "search"))
+    monkeypatch.setenv("NUGET_PACKAGES", str(tmp_path / "packages"))
+    monkeypatch.setenv("_NT_SYMBOL_PATH", str(tmp_path / "symbols"))
+    monkeypatch.setenv("PYINSPECT_OFFLINE", "1")
+    monkeypatch.setenv("PYINSPECT_NETWORK_TIMEOUT", "5")
+    try:
+        yield Places(tmp_path, planted)
+    finally:
+        shutil.rmtree(orphan.dump.with_name("core.dac"), ignore_errors=True)
+
+
+def read(orphan: OrphanDump, places: Places) -> list[dict[str, object]]:
+    """Open the dump, check an object against the program's truth, return where the DAC was found."""
+    want = orphan.customer
+    with HeapReader.open_dump(orphan.dump) as reader:
+        obj = reader.object(str(want["address"]))
+        attempts = reader.dac_lookup()
+    assert (obj.address, obj.type_name, obj.size) == (want["address"], want["typeName"], want["size"])
+    maps = loaded_files()
+    assert not [p for p in places.planted if str(p) in maps], "a DAC of another build was loaded"
+    for attempt in attempts[:-1]:
+        assert attempt["outcome"] != "used"
+    print(f"\n{orphan.framework}: " + "; ".join(f"{a['place']} {a['outcome']} {a['seconds']}s" for a in attempts))
+    return attempts
+
+
+def refused_plants(attempts: list[dict[str, object]]) -> set[str]:
+    return {str(a["place"]) for a in attempts if "another runtime build" in str(a["outcome"])}
+
+
+def test_the_nuget_packages_folder_serves_the_runtime_pack(orphan: OrphanDump, places: Places,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NUGET_PACKAGES", str(machine_packages()))  # read only
+    attempts = read(orphan, places)
+    assert attempts[-1]["place"] == "NuGet packages folder" and attempts[-1]["outcome"] == "used"
+    assert attempts[-1]["path"] == str(pack_native(orphan.version) / DAC)
+    assert refused_plants(attempts) == {"beside the dump", "installed runtimes", "PYINSPECT_DAC_SEARCH_PATH"}
+
+
+def test_a_symbol_server_serves_the_dac_once_then_its_cache(orphan: OrphanDump, places: Places,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two stores: the first serves another build under the right keys, the second the right one."""
+    stores = places.root / "served"
+    fill_symbol_store(stores / "wrong", orphan.coreclr_build_id, files_of=other_version(orphan.version))
+    fill_symbol_store(stores / "right", orphan.coreclr_build_id, files_of=orphan.version)
+    cache_wrong, cache_right = places.root / "cache-wrong", places.root / "cache-right"
+    monkeypatch.setenv("PYINSPECT_OFFLINE", "0")
+    with http_folder(stores) as server:
+        url = server.url
+        monkeypatch.setenv("_NT_SYMBOL_PATH", f"srv*{cache_wrong}*{url}/wrong;srv*{cache_right}*{url}/right")
+        attempts = read(orphan, places)
+    key = f"libmscordaccore.so/elf-buildid-coreclr-{orphan.coreclr_build_id}/libmscordaccore.so"
+    assert f"/wrong/{key} 200" in server.requested and f"/right/{key} 200" in server.requested
+    assert [a["place"] for a in attempts[-2:]] == ["symbol server", "symbol server"]
+    assert "another runtime build" in str(attempts[-2]["outcome"]) and attempts[-1]["outcome"] == "used"
+    assert str(attempts[-1]["path"]).startswith(str(cache_right))
+    places.planted.append(cache_wrong / DAC / f"elf-buildid-coreclr-{orphan.coreclr_build_id}" / DAC)
+    cached = read(orphan, places)  # the server is stopped: the cache serves
+    assert cached[-1]["place"] == "symbol cache" and cached[-1]["path"] == attempts[-1]["path"]
+    assert float(str(cached[-1]["seconds"])) < 0.1
+    assert refused_plants(cached) == {"beside the dump", "installed runtimes", "PYINSPECT_DAC_SEARCH_PATH", "symbol cache"}
+
+
+def test_a_folder_feed_serves_the_runtime_pack_into_the_packages_folder(orphan: OrphanDump, places: Places) -> None:
+    """Two feeds: the first holds a pack of another build under the right name (never put
+    into the packages folder), the second the real pack, in NuGet's id/version/ layout."""
+    wrong, feed = places.root / "feed-wrong", places.root / "feed"
+    _wrong_nupkg(wrong / f"{PACK_ID}.{orphan.version}.nupkg", other_version(orphan.version))
+    (feed / PACK_ID / orphan.version).mkdir(parents=True)
+    _link_or_copy(pack_nupkg(orphan.version), feed / PACK_ID / orphan.version / f"{PACK_ID}.{orphan.version}.nupkg")
+    nuget_config(places.root / "work", [str(wrong), str(feed)])
+    attempts = read(orphan, places)
+    packages = places.root / "packages" / PACK_ID / orphan.version
+    assert [a["place"] for a in attempts[-2:]] == ["NuGet feed", "NuGet feed"]
+    assert attempts[-2]["path"] == str(wrong) and "another runtime build" in str(attempts[-2]["outcome"])
+    assert attempts[-1]["outcome"] == "used" and str(attempts[-1]["path"]).startswith(str(packages))
+    assert (packages / ".nupkg.metadata").is_file()
+    again = read(orphan, places)  # fetched once: the packages folder serves it now
+    assert again[-1]["place"] == "NuGet packages folder" and again[-1]["path"] == attempts[-1]["path"]
+
+
+def test_offline_with_no_place_holding_it_the_error_names_every_place(orphan: OrphanDump, places: Places,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every place holds another build (the packages folder, the symbol cache) or is a
+    server or feed not asked offline."""
+    wrong = other_version(orphan.version)
+    native = places.root / "packages" / PACK_ID / orphan.version / "runtimes" / "linux-x64" / "native"
+    places.planted.append(plant_runtime(native, wrong))
+    fill_symbol_store(places.root / "symbols", orphan.coreclr_build_id, files_of=wrong)
+    nuget_config(places.root / "work", [str(places.root / "feed"), "http://127.0.0.1:9/v3/index.json"])
+    monkeypatch.setenv("_NT_SYMBOL_PATH", f"{places.root / 'symbols'};srv*{places.root / 'cache'}*http://127.0.0.1:9/")
+    with pytest.raises(DumpError) as caught:
+        HeapReader.open_dump(orphan.dump)
+    message = caught.value.message
+    print(f"\n{orphan.framework} offline: {message}")
+    for place in ("beside the dump", "installed runtimes", "PYINSPECT_DAC_SEARCH_PATH", "NuGet packages folder",
+                  "symbol cache", "NuGet feed"):
+        assert f"{place}: " in message
+    assert message.count("another runtime build") == 5
+    assert "already holds" in message  # the feed does not replace the packages folder's pack
+    assert "symbol server: http://127.0.0.1:9/" in message and message.count("offline: not asked") == 2
+    assert f"CoreCLR {orphan.version} build with build id {orphan.coreclr_build_id}" in message
+    assert not (places.root / "packages" / PACK_ID / orphan.version / ".nupkg.metadata").exists()
+    maps = loaded_files()
+    assert not [p for p in places.planted if str(p) in maps]
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def _wrong_nupkg(path: Path, version: str) -> None:
+    """A small package of another build's DAC and libcoreclr.so under the right name."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as package:
+        for name in (DAC, CORECLR):
+            package.write(pack_native(version) / name, f"runtimes/linux-x64/native/{name}")
