@@ -63,6 +63,9 @@ class DumpCreateAnswer(_Model):
     pid: int
     size_bytes: int
     message: str
+    kept_beside: tuple[str, ...] = ()
+    """The runtime files kept beside the dump (``<dump>.dac/libmscordaccore.so`` and the
+    ``libcoreclr.so`` that proves its build): where a dump's DAC is looked for first."""
 
 
 class HeapStatsAnswer(_Model):
