@@ -4,6 +4,7 @@ folder NuGet feed, and planted wrong DACs (another runtime build under the right
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import threading
@@ -122,6 +123,13 @@ def nuget_config(folder: Path, sources: list[str]) -> Path:
     return config
 
 
-def loaded_files() -> str:
-    """This process's memory map: a DAC that was loaded appears in it."""
-    return Path("/proc/self/maps").read_text()
+def loaded(files: list[Path]) -> list[Path]:
+    """Those of ``files`` mapped into this process (a loaded DAC is), by device and inode:
+    a path alone may name a file loaded before and since replaced."""
+    mapped = set()
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        fields = line.split()
+        if len(fields) >= 6 and fields[4] != "0":
+            major, minor = (int(part, 16) for part in fields[3].split(":"))
+            mapped.add((os.makedev(major, minor), int(fields[4])))
+    return [f for f in files if f.exists() and (f.stat().st_dev, f.stat().st_ino) in mapped]

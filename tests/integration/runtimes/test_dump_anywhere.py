@@ -6,6 +6,7 @@ error names every place tried. A DAC of another build planted in each place is n
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -24,7 +25,7 @@ from support.dump_places import (
     build_id,
     fill_symbol_store,
     http_folder,
-    loaded_files,
+    loaded,
     machine_packages,
     nuget_config,
     other_version,
@@ -33,9 +34,11 @@ from support.dump_places import (
     plant_runtime,
 )
 from support.targets import read_truth, wait_for_file
+from typer.testing import CliRunner
 
+from pyinspect.cli import app as app_cli
 from pyinspect.errors import DumpError
-from pyinspect.heap import HeapReader, create_dump
+from pyinspect.heap import HeapReader
 
 
 @dataclass(frozen=True)
@@ -60,15 +63,21 @@ def orphan(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_file(truth_file, timeout=60, proc=proc)
-        dump = create_dump(proc.pid, work / "core")
+        written = CliRunner().invoke(app_cli, ["heap", "dump", "--pid", str(proc.pid), "-o", str(work / "core"), "--json"])
     finally:
         proc.kill()
         proc.wait(timeout=10)
+    assert written.exit_code == 0, written.output
+    answer = json.loads(written.stdout)
+    dump = Path(answer["path"])
+    assert answer["keptBeside"] == [str(work / "core.dac" / DAC), str(work / "core.dac" / CORECLR)]
+    (work / "core.dac").rename(work / "core.kept")  # each test lays the folder beside the dump itself
     shutil.rmtree(app)
     version = PACK_VERSIONS[framework]
     customer = read_truth(truth_file)["customer"]
     yield OrphanDump(framework, version, dump, customer, build_id(pack_native(version) / CORECLR))
     dump.unlink(missing_ok=True)
+    shutil.rmtree(work / "core.kept")
 
 
 @dataclass(frozen=True)
@@ -108,8 +117,7 @@ def read(orphan: OrphanDump, places: Places) -> list[dict[str, object]]:
         obj = reader.object(str(want["address"]))
         attempts = reader.dac_lookup()
     assert (obj.address, obj.type_name, obj.size) == (want["address"], want["typeName"], want["size"])
-    maps = loaded_files()
-    assert not [p for p in places.planted if str(p) in maps], "a DAC of another build was loaded"
+    assert not loaded(places.planted), "a DAC of another build was loaded"
     for attempt in attempts[:-1]:
         assert attempt["outcome"] != "used"
     print(f"\n{orphan.framework}: " + "; ".join(f"{a['place']} {a['outcome']} {a['seconds']}s" for a in attempts))
@@ -118,6 +126,16 @@ def read(orphan: OrphanDump, places: Places) -> list[dict[str, object]]:
 
 def refused_plants(attempts: list[dict[str, object]]) -> set[str]:
     return {str(a["place"]) for a in attempts if "another runtime build" in str(a["outcome"])}
+
+
+def test_the_dac_heap_dump_kept_beside_the_dump_serves_first(orphan: OrphanDump, places: Places) -> None:
+    beside = orphan.dump.with_name("core.dac")
+    shutil.rmtree(beside)  # the planted DAC of another build, replaced by the one heap dump kept
+    places.planted.remove(beside / DAC)
+    shutil.copytree(orphan.dump.with_name("core.kept"), beside)
+    attempts = read(orphan, places)
+    assert attempts == [{**attempts[0], "place": "beside the dump", "path": str(beside / DAC), "outcome": "used"}]
+    assert loaded([beside / DAC]) == [beside / DAC]  # the check that no planted DAC was loaded can see one
 
 
 def test_the_nuget_packages_folder_serves_the_runtime_pack(orphan: OrphanDump, places: Places,
@@ -193,8 +211,7 @@ def test_offline_with_no_place_holding_it_the_error_names_every_place(orphan: Or
     assert "symbol server: http://127.0.0.1:9/" in message and message.count("offline: not asked") == 2
     assert f"CoreCLR {orphan.version} build with build id {orphan.coreclr_build_id}" in message
     assert not (places.root / "packages" / PACK_ID / orphan.version / ".nupkg.metadata").exists()
-    maps = loaded_files()
-    assert not [p for p in places.planted if str(p) in maps]
+    assert not loaded(places.planted)
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
