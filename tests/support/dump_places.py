@@ -8,6 +8,7 @@ import os
 import shutil
 import struct
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -65,6 +66,34 @@ def build_id(elf: Path) -> str:
                 return data[desc:desc + desc_size].hex()
             offset = desc + (desc_size + 3) // 4 * 4
     raise AssertionError(f"{elf} has no build id")
+
+
+def portable_pdb_guid(pdb: Path) -> str:
+    """The GUID of a portable PDB's id (the first 16 bytes of its #Pdb stream), "N" format."""
+    data = pdb.read_bytes()
+    assert data[:4] == b"BSJB", f"{pdb} is not a portable PDB"
+    version_length, = struct.unpack_from("<I", data, 12)
+    offset = 16 + version_length + 2
+    streams, = struct.unpack_from("<H", data, offset)
+    offset += 2
+    for _ in range(streams):
+        start, _size = struct.unpack_from("<II", data, offset)
+        name_end = data.index(b"\0", offset + 8)
+        name = data[offset + 8:name_end].decode()
+        offset = offset + 8 + ((name_end - offset - 8) // 4 + 1) * 4
+        if name == "#Pdb":
+            raw = data[start:start + 16]
+            return str(uuid.UUID(bytes_le=raw)).replace("-", "")
+    raise AssertionError(f"{pdb} has no #Pdb stream")
+
+
+def fill_pdb_store(store: Path, pdb: Path) -> str:
+    """A portable PDB in the symbol store layout (SSQP: name/<guid>FFFFFFFF/name); its key."""
+    name = pdb.name.lower()
+    key = f"{name}/{portable_pdb_guid(pdb)}FFFFFFFF/{name}"
+    (store / key).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(pdb, store / key)
+    return key
 
 
 def plant_runtime(folder: Path, version: str) -> Path:

@@ -14,6 +14,8 @@ public sealed class HeapTarget : IDisposable
     private SuspendedThreads? _suspended;
     private SourceLines? _lines;
     private string? _linesFolder;
+    private DacSources? _sources;
+    private string? _dumpPath;
     private bool _disposed;
 
     private HeapTarget(DataTarget dataTarget, ClrRuntime runtime, string description)
@@ -93,6 +95,8 @@ public sealed class HeapTarget : IDisposable
             return lookup.CreateRuntime($"dump {path}", "DUMP_ERROR");
         }, $"dump {path}", "DUMP_ERROR");
         target.DacAttempts = lookup?.Attempts ?? [];
+        target._sources = sources;
+        target._dumpPath = path;
         return target;
     }
 
@@ -242,11 +246,15 @@ public sealed class HeapTarget : IDisposable
         if (_lines is null || _linesFolder != symbolFolder)
         {
             _lines?.Dispose();
-            _lines = new SourceLines(symbolFolder);
+            _lines = new SourceLines(symbolFolder, ModuleNamed, new PdbLookup(_sources, _dumpPath));
             _linesFolder = symbolFolder;
         }
+        _lines.BeginAnswer();
         return _lines;
     }
+
+    private ClrModule? ModuleNamed(string name) =>
+        Runtime.EnumerateModules().FirstOrDefault(module => module.Name == name);
 
     public void Dispose()
     {

@@ -63,46 +63,14 @@ public sealed class RuntimePackFeed(string packagesFolder, TimeSpan timeout)
     private void Download(string index, string path, string into)
     {
         using var http = new HttpClient { Timeout = Timeout.InfiniteTimeSpan };
-        using var indexJson = JsonDocument.Parse(Get(http, index, into: null));
+        using var indexJson = JsonDocument.Parse(BoundedHttp.Get(http, index, into: null, timeout));
         string? baseAddress = indexJson.RootElement.TryGetProperty("resources", out var resources)
             ? resources.EnumerateArray()
                 .Where(r => r.TryGetProperty("@type", out var type) && type.GetString()?.StartsWith("PackageBaseAddress/3.0.0") == true)
                 .Select(r => r.GetProperty("@id").GetString()).FirstOrDefault()
             : null;
         if (baseAddress is null) throw new FeedException("its index names no PackageBaseAddress/3.0.0 (not a NuGet v3 feed)");
-        Get(http, baseAddress.TrimEnd('/') + "/" + path, into);
-    }
-
-    /// <summary>GET url: the body as text, or written to a file; each wait (the answer, then
-    /// every read of the body) bounded by the timeout.</summary>
-    private string Get(HttpClient http, string url, string? into)
-    {
-        using var cancel = new CancellationTokenSource(timeout);
-        try
-        {
-            using var response = http.GetAsync(url, HttpCompletionOption.ResponseHeadersRead, cancel.Token).GetAwaiter().GetResult();
-            if (!response.IsSuccessStatusCode)
-                throw new FeedException($"{url}: HTTP {(int)response.StatusCode} {response.ReasonPhrase}");
-            using var body = response.Content.ReadAsStream(cancel.Token);
-            using var sink = into is null ? new MemoryStream() : (Stream)File.Create(into);
-            var buffer = new byte[1 << 16];
-            int read;
-            do
-            {
-                cancel.CancelAfter(timeout);
-                read = body.ReadAsync(buffer, cancel.Token).AsTask().GetAwaiter().GetResult();
-                sink.Write(buffer, 0, read);
-            } while (read > 0);
-            return sink is MemoryStream text ? System.Text.Encoding.UTF8.GetString(text.ToArray()) : "";
-        }
-        catch (OperationCanceledException)
-        {
-            throw new FeedException($"{url}: no answer within {timeout.TotalSeconds:0.#} s");
-        }
-        catch (HttpRequestException exc)
-        {
-            throw new FeedException($"{url}: {exc.Message}");
-        }
+        BoundedHttp.Get(http, baseAddress.TrimEnd('/') + "/" + path, into, timeout);
     }
 
     /// <summary>Extract as NuGet does (no OPC parts), into a temporary folder renamed into
@@ -144,5 +112,9 @@ public sealed class RuntimePackFeed(string packagesFolder, TimeSpan timeout)
         || name.StartsWith("package/", StringComparison.Ordinal) || name.EndsWith(".psmdcp", StringComparison.Ordinal);
 }
 
-/// <summary>Why a package source did not serve the runtime pack.</summary>
-public sealed class FeedException(string message) : Exception(message);
+/// <summary>Why a package source or server did not serve a file; Unreachable when it did
+/// not answer at all (no HTTP status), so a lookup stops asking it.</summary>
+public sealed class FeedException(string message, bool unreachable = false) : Exception(message)
+{
+    public bool Unreachable { get; } = unreachable;
+}

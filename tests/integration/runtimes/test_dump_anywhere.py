@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import zipfile
@@ -23,6 +24,7 @@ from support.dump_places import (
     PACK_ID,
     PACK_VERSIONS,
     build_id,
+    fill_pdb_store,
     fill_symbol_store,
     http_folder,
     loaded,
@@ -33,12 +35,13 @@ from support.dump_places import (
     pack_nupkg,
     plant_runtime,
 )
-from support.targets import read_truth, wait_for_file
+from support.targets import marker_line, read_truth, target_source, wait_for_file
 from typer.testing import CliRunner
 
 from pyinspect.cli import app as app_cli
 from pyinspect.errors import DumpError
 from pyinspect.heap import HeapReader
+from pyinspect.models.triage import StackFrame
 
 
 @dataclass(frozen=True)
@@ -72,12 +75,18 @@ def orphan(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     dump = Path(answer["path"])
     assert answer["keptBeside"] == [str(work / "core.dac" / DAC), str(work / "core.dac" / CORECLR)]
     (work / "core.dac").rename(work / "core.kept")  # each test lays the folder beside the dump itself
+    (work / "pdb").mkdir()
+    shutil.copyfile(app / "MemoryTruth.pdb", work / "pdb" / "MemoryTruth.pdb")  # as a build keeps it
+    recorded = re.search(rb"/[^\0]*/MemoryTruth\.pdb", (app / "MemoryTruth.dll").read_bytes())
+    assert recorded is not None, "the module records its PDB's path"
+    (work / "pdb" / "recorded").write_bytes(recorded.group(0))
     shutil.rmtree(app)
     version = PACK_VERSIONS[framework]
     customer = read_truth(truth_file)["customer"]
     yield OrphanDump(framework, version, dump, customer, build_id(pack_native(version) / CORECLR))
     dump.unlink(missing_ok=True)
     shutil.rmtree(work / "core.kept")
+    shutil.rmtree(work / "pdb")
 
 
 @dataclass(frozen=True)
@@ -227,3 +236,59 @@ def _wrong_nupkg(path: Path, version: str) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as package:
         for name in (DAC, CORECLR):
             package.write(pack_native(version) / name, f"runtimes/linux-x64/native/{name}")
+
+
+def _main_frames(orphan: OrphanDump, symbols: str | None = None) -> list[StackFrame]:
+    """The frames of MemoryTruth.dll in the threads answer of the dump. The PDB at the path
+    the module records (the build's obj/ folder here) is moved aside for the read, as on a
+    machine that did not build the app."""
+    recorded = Path(orphan.dump.with_name("pdb").joinpath("recorded").read_text())
+    aside = recorded.with_name(recorded.name + ".aside")
+    recorded.rename(aside)
+    try:
+        with HeapReader.open_dump(orphan.dump) as reader:
+            frames = [f for t in reader.threads(symbols=symbols) for f in t.frames if f.module == "MemoryTruth.dll"]
+    finally:
+        aside.rename(recorded)
+    assert frames, "the main thread stands in MemoryTruth.dll"
+    return frames
+
+
+def test_without_the_apps_pdb_a_frame_says_so_once_per_module_and_keeps_its_method(
+        orphan: OrphanDump, places: Places, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NUGET_PACKAGES", str(machine_packages()))
+    frames = _main_frames(orphan)
+    assert frames[0].method.startswith("Program.<Main>$") and frames[0].file is None
+    said = [f.symbols for f in frames if f.symbols]
+    assert len(said) == 1 and "MemoryTruth.pdb" in str(said[0]) and "offline: not asked" not in str(said[0])
+
+
+def test_the_apps_pdb_is_found_in_the_symbols_folder_beside_the_dump_and_on_a_symbol_server(
+        orphan: OrphanDump, places: Places, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NUGET_PACKAGES", str(machine_packages()))
+    pdb = orphan.dump.with_name("pdb") / "MemoryTruth.pdb"
+    line = marker_line("MemoryTruth", "echo") - 1  # the main thread waits in stdin.ReadLine()
+    where = target_source("MemoryTruth").name
+    for frames in (_main_frames(orphan, symbols=str(pdb.parent)), _beside(orphan, pdb), _served(orphan, places, pdb,
+                                                                                                  monkeypatch)):
+        top = frames[0]
+        assert (Path(str(top.file)).name, top.line, top.symbols) == (where, line, None)
+
+
+def _beside(orphan: OrphanDump, pdb: Path) -> list[StackFrame]:
+    shutil.copyfile(pdb, orphan.dump.with_name("core.dac") / pdb.name)
+    try:
+        return _main_frames(orphan)
+    finally:
+        (orphan.dump.with_name("core.dac") / pdb.name).unlink()
+
+
+def _served(orphan: OrphanDump, places: Places, pdb: Path, monkeypatch: pytest.MonkeyPatch) -> list[StackFrame]:
+    key = fill_pdb_store(places.root / "pdb-store", pdb)
+    monkeypatch.setenv("PYINSPECT_OFFLINE", "0")
+    with http_folder(places.root / "pdb-store") as server:
+        monkeypatch.setenv("_NT_SYMBOL_PATH", f"srv*{places.root / 'pdb-cache'}*{server.url}")
+        frames = _main_frames(orphan)
+    assert f"/{key} 200" in server.requested
+    assert (places.root / "pdb-cache" / key).is_file()
+    return frames
