@@ -246,7 +246,9 @@ public sealed class HeapTarget : IDisposable
         if (_lines is null || _linesFolder != symbolFolder)
         {
             _lines?.Dispose();
-            _lines = new SourceLines(symbolFolder, ModuleNamed, new PdbLookup(_sources, _dumpPath));
+            var pdbs = new PdbLookup(_sources, _dumpPath);
+            _lines = new SourceLines(symbolFolder, path => ModuleNamed(path) is { } module
+                ? pdbs.Find(module, symbolFolder) : (null, "the runtime lists no such module"));
             _linesFolder = symbolFolder;
         }
         _lines.BeginAnswer();

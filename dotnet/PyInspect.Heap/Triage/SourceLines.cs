@@ -1,4 +1,3 @@
-using Microsoft.Diagnostics.Runtime;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
@@ -7,8 +6,8 @@ namespace PyInspect.Heap;
 
 /// <summary>
 /// File and line of an IL offset from a module's portable PDB (beside the module, embedded,
-/// or in the folder the user gives; for a module whose file is not here, wherever
-/// <see cref="PdbLookup"/> finds it), and the await an async state machine's state stands
+/// or in the folder the user gives; for a module whose file is not here, wherever the
+/// target's PDB lookup finds it), and the await an async state machine's state stands
 /// for (the PDB's async stepping information lists the awaits in state order). A module
 /// without a PDB answers null, and why once per answer (<see cref="SayMissing"/>); each PDB
 /// is opened once per target.
@@ -20,14 +19,14 @@ public sealed class SourceLines : IDisposable
     private readonly Dictionary<string, Pdb?> _pdbs = new(StringComparer.Ordinal);
     private readonly Dictionary<string, string> _missing = new(StringComparer.Ordinal);
     private readonly HashSet<string> _said = new(StringComparer.Ordinal);
-    private readonly Func<string, ClrModule?>? _moduleOf;
-    private readonly PdbLookup? _lookup;
+    private readonly Func<string, (MetadataReaderProvider? Pdb, string Why)>? _findPdb;
 
-    public SourceLines(string? symbolFolder, Func<string, ClrModule?>? moduleOf = null, PdbLookup? lookup = null)
+    /// <summary>findPdb finds the PDB of a module whose file or PDB is not here (by the
+    /// module's path as the runtime names it), or says why not.</summary>
+    public SourceLines(string? symbolFolder, Func<string, (MetadataReaderProvider? Pdb, string Why)>? findPdb = null)
     {
         _symbolFolder = string.IsNullOrEmpty(symbolFolder) ? null : symbolFolder;
-        _moduleOf = moduleOf;
-        _lookup = lookup;
+        _findPdb = findPdb;
     }
 
     private sealed record Pdb(PEReader? Pe, MetadataReaderProvider Provider, MetadataReader Reader);
@@ -114,13 +113,13 @@ public sealed class SourceLines : IDisposable
     /// <summary>The PDB of a module not found beside its file: by the module's recorded PDB id.</summary>
     private Pdb? Found(string modulePath)
     {
-        if (_lookup is null || _moduleOf?.Invoke(modulePath) is not { } module)
+        if (_findPdb is null)
         {
             _missing[modulePath] = File.Exists(modulePath) ? "no PDB beside the module or in the symbols folder"
                 : "the module's file is not here and no PDB was looked for";
             return null;
         }
-        var (provider, why) = _lookup.Find(module, _symbolFolder);
+        var (provider, why) = _findPdb(modulePath);
         if (provider is null)
         {
             _missing[modulePath] = why;
