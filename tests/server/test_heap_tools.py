@@ -53,7 +53,7 @@ async def _open(client: Client, way: str, pid: int, folder: Path) -> dict[str, A
         assert made["pid"] == pid and made["sizeBytes"] > 1_000_000, made
         kept = f"{made['path']}.dac"
         assert made["keptBeside"] == [f"{kept}/libmscordaccore.so", f"{kept}/libcoreclr.so"], made
-        opened = await call_ok(client, "dump_open", path=made["path"])
+        opened = await call_ok(client, "dump_open", path=made["path"], offline=True)
         return dict(opened["source"])
     truth_file = folder / "debugged-truth.json"
     await call_ok(client, "debug_launch", program=str(target_dll("HeapGraphTruth")), args=[str(truth_file)])

@@ -72,6 +72,16 @@ def test_cli_dump_writes_a_readable_dump(truth_target: TruthTarget, tmp_path: Pa
     shutil.rmtree(tmp_path / "cli.dmp.dac")
 
 
+def test_notebook_create_dump_keeps_the_dac_beside_it_and_names_it(truth_target: TruthTarget, tmp_path: Path) -> None:
+    made = pyinspect.create_dump(truth_target.pid, tmp_path / "nb.dmp")
+    kept = tmp_path / "nb.dmp.dac"
+    assert made.kept_beside == (str(kept / "libmscordaccore.so"), str(kept / "libcoreclr.so"))
+    assert made.path == str(tmp_path / "nb.dmp") and made.size_bytes == (tmp_path / "nb.dmp").stat().st_size
+    assert str(kept) in made.message
+    (tmp_path / "nb.dmp").unlink()
+    shutil.rmtree(kept)
+
+
 def test_notebook_stats_is_a_dataframe_and_object_a_model(truth_target: TruthTarget) -> None:
     with pyinspect.open_heap(truth_target.pid) as heap:
         frame = heap.stats(progress=False)
