@@ -198,6 +198,24 @@ def test_a_folder_feed_serves_the_runtime_pack_into_the_packages_folder(orphan: 
     assert again[-1]["place"] == "NuGet packages folder" and again[-1]["path"] == attempts[-1]["path"]
 
 
+def test_a_nuget_v3_feed_over_http_serves_the_runtime_pack(orphan: OrphanDump, places: Places,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A company mirror: a v3 service index naming its flat container, on 127.0.0.1."""
+    feed = places.root / "v3"
+    flat = feed / "flat" / PACK_ID / orphan.version
+    flat.mkdir(parents=True)
+    _link_or_copy(pack_nupkg(orphan.version), flat / f"{PACK_ID}.{orphan.version}.nupkg")
+    monkeypatch.setenv("PYINSPECT_OFFLINE", "0")
+    with http_folder(feed) as server:
+        (feed / "index.json").write_text(json.dumps({"version": "3.0.0", "resources": [
+            {"@id": f"{server.url}/flat/", "@type": "PackageBaseAddress/3.0.0"}]}))
+        nuget_config(places.root / "work", [f"{server.url}/index.json"])
+        attempts = read(orphan, places)
+    assert attempts[-1]["place"] == "NuGet feed" and attempts[-1]["outcome"] == "used"
+    assert f"/flat/{PACK_ID}/{orphan.version}/{PACK_ID}.{orphan.version}.nupkg 200" in server.requested
+    assert (places.root / "packages" / PACK_ID / orphan.version / ".nupkg.metadata").is_file()
+
+
 def test_offline_with_no_place_holding_it_the_error_names_every_place(orphan: OrphanDump, places: Places,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Every place holds another build (the packages folder, the symbol cache) or is a
