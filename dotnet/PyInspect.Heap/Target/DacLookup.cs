@@ -64,8 +64,14 @@ public sealed class DacLookup(ClrInfo info, DumpRuntime runtime, DacSources sour
             yield return new("beside the dump", Path.Combine(sources.BesideDump, DumpRuntime.DacName));
         foreach (string dac in Recorded())
             yield return new("the runtime folder the dump records", dac);
+        bool installed = false;
         foreach (string dac in Installed())
+        {
+            installed = true;
             yield return new("installed runtimes", dac);
+        }
+        if (!installed)
+            yield return new("installed runtimes", string.Join(", ", sources.InstalledRuntimes), "no runtime installed there");
         foreach (string dac in sources.SearchDacs)
             yield return new("PYINSPECT_DAC_SEARCH_PATH", dac);
         foreach (var candidate in PackagesFolder().Concat(SymbolStores()).Concat(Feeds()))
@@ -146,6 +152,8 @@ public sealed class DacLookup(ClrInfo info, DumpRuntime runtime, DacSources sour
     {
         const string place = "NuGet feed";
         if (sources.PackagesFolder is null || runtime.Version is null) yield break;
+        if (sources.Feeds.Count == 0)
+            yield return new(place, "", "no package source in the NuGet configuration");
         var feed = new RuntimePackFeed(sources.PackagesFolder, Timeout);
         foreach (string source in sources.Feeds)
         {

@@ -7,8 +7,8 @@ namespace PyInspect.Heap;
 /// The portable PDB of a module whose file is not here (a dump from another machine), looked
 /// for as the DAC is: the path the module records, the --symbols folder (flat or in the
 /// symbol store layout), beside the dump (its folder and <c>&lt;dump&gt;.dac/</c>), then each
-/// symbol store's cache and servers by the portable PDB key SOS uses
-/// (<c>name.pdb/&lt;guid&gt;FFFFFFFF/name.pdb</c>). A PDB serves only when its id has the
+/// symbol store's cache, and its servers when the module's file is not here either, by the
+/// portable PDB key SOS uses (<c>name.pdb/&lt;guid&gt;FFFFFFFF/name.pdb</c>). A PDB serves only when its id has the
 /// GUID the module records. ClrMD's locator finds images, not PDBs: the download is a bounded GET.
 /// </summary>
 public sealed class PdbLookup(DacSources? sources, string? dumpPath)
@@ -31,7 +31,10 @@ public sealed class PdbLookup(DacSources? sources, string? dumpPath)
             if (Open(path, recorded.Guid, out string why) is { } provider) return (provider, "");
             tried.Add($"{path} ({why})");
         }
-        foreach (var store in sources?.SymbolStores ?? [])
+        // Servers only for a module whose file is not here (a dump from elsewhere): a local
+        // framework module without its PDB is no reason to reach out.
+        var servers = File.Exists(module.Name) ? [] : sources?.SymbolStores ?? [];
+        foreach (var store in servers)
         {
             if (Download(store, key, out string why) is string path
                 && Open(path, recorded.Guid, out why) is { } provider) return (provider, "");
