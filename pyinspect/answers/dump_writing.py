@@ -18,9 +18,10 @@ __all__ = ["write_dump"]
 
 def write_dump(pid: int, path: Path) -> DumpCreateAnswer:
     """Dump ``pid`` to ``path`` with its runtime's createdump and keep its DAC beside it."""
+    runtime = runtime_of(pid)  # before the dump: the process may end once it is written
     made = create_dump(pid, path)
-    kept = keep_runtime_beside(made, runtime_of(pid))
+    kept = keep_runtime_beside(made, runtime)
     beside = f"; its runtime's DAC is kept beside it in {Path(kept[0]).parent}/ (copy that folder with the dump)" \
-        if kept else "; its runtime has no DAC to keep beside it"
+        if kept else "; no DAC was kept beside it (the runtime has none, or the folder could not be written)"
     return DumpCreateAnswer(path=str(made), pid=pid, size_bytes=made.stat().st_size, kept_beside=tuple(kept),
                             message=f"wrote a full-heap dump of process {pid}{beside}; dump_open reads it")

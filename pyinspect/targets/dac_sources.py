@@ -45,17 +45,19 @@ def beside_dump(dump: Path) -> Path:
 
 def keep_runtime_beside(dump: Path, runtime: TargetRuntime) -> list[str]:
     """Copy the target runtime's DAC and libcoreclr.so (the proof of its build) beside the
-    dump, so the two travel together; the paths kept (none when the runtime lacks them)."""
+    dump, so the two travel together; the paths kept (none when the runtime lacks them or
+    the folder cannot be written)."""
     folder = beside_dump(dump)
     sources = [Path(runtime.folder) / name for name in _KEPT]
     if not all(source.is_file() for source in sources):
         return []
-    folder.mkdir(exist_ok=True)
-    kept = []
-    for source in sources:
-        shutil.copyfile(source, folder / source.name)
-        kept.append(str(folder / source.name))
-    return kept
+    try:
+        folder.mkdir(exist_ok=True)
+        for source in sources:
+            shutil.copyfile(source, folder / source.name)
+    except OSError:
+        return []  # the dump is written; it is read with a DAC found elsewhere
+    return [str(folder / source.name) for source in sources]
 
 
 def is_offline(offline: bool | None = None) -> bool:
