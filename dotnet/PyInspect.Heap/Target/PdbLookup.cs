@@ -88,11 +88,12 @@ public sealed class PdbLookup(DacSources? sources, string? dumpPath)
         using var http = new HttpClient { Timeout = Timeout.InfiniteTimeSpan };
         foreach (string server in store.Servers.Where(server => !_unreachable.ContainsKey(server)))
         {
-            string partial = $"{target}.{Guid.NewGuid():N}.part";
+            // Fetched beside nothing of the cache: a failed request leaves no folder there.
+            string partial = Path.Combine(Path.GetTempPath(), $"pyinspect-{Guid.NewGuid():N}.pdb.part");
             try
             {
-                Directory.CreateDirectory(Path.GetDirectoryName(target)!);
                 BoundedHttp.Get(http, server.TrimEnd('/') + "/" + key, partial, timeout);
+                Directory.CreateDirectory(Path.GetDirectoryName(target)!);
                 File.Move(partial, target, overwrite: true);
                 return target;
             }
