@@ -30,7 +30,7 @@ public static class DacChoice
         throw new HeapTargetException(errorCode, $"cannot read the .NET runtime of {description}: its DAC {dac} does not serve ({why})");
     }
 
-    public static bool BuildIdKnown(ClrInfo info) => !info.ModuleInfo.BuildId.IsDefaultOrEmpty;
+    public static bool BuildIdKnown(ClrInfo info) => !DumpRuntime.RuntimeBuildId(info).IsDefaultOrEmpty;
 
     /// <summary>Why a DAC is not the runtime's, or null when it is (see the class summary);
     /// coreclr names the libcoreclr.so that comes with it when it is not beside it.</summary>

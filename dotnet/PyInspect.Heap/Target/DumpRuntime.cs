@@ -28,8 +28,13 @@ public sealed partial record DumpRuntime(string CoreclrBuildId, string? DacBuild
     {
         var dacSelf = info.DebuggingLibraries.FirstOrDefault(lib => lib.Kind == DebugLibraryKind.Dac
             && lib.ArchivedUnder == SymbolProperties.Self && !lib.IndexBuildId.IsDefaultOrEmpty);
-        return (ElfBuildId.Hex(info.ModuleInfo.BuildId), dacSelf is null ? null : ElfBuildId.Hex(dacSelf.IndexBuildId));
+        return (ElfBuildId.Hex(RuntimeBuildId(info)), dacSelf is null ? null : ElfBuildId.Hex(dacSelf.IndexBuildId));
     }
+
+    /// <summary>The runtime's own build id: ClrInfo's (a single-file app's ModuleInfo is the
+    /// app's executable), else its module's.</summary>
+    public static System.Collections.Immutable.ImmutableArray<byte> RuntimeBuildId(ClrInfo info) =>
+        info.BuildId.IsDefaultOrEmpty ? info.ModuleInfo.BuildId : info.BuildId;
 
     public (string Coreclr, string? Dac) Wanted => (CoreclrBuildId, DacBuildId);
 
