@@ -3,7 +3,8 @@
 
 1. ``dac`` (``--dac``), alone;
 2. beside the dump: the folder ``<dump>.dac/`` that ``heap dump`` fills with the target's
-   libmscordaccore.so and the libcoreclr.so that proves its build (:func:`keep_runtime_beside`);
+   libmscordaccore.so, the libcoreclr.so that proves its build and the app's PDBs
+   (:func:`keep_runtime_beside`);
 3. the runtime folder the dump records, the runtimes installed here (the .NET roots of
    $PYINSPECT_DOTNET_ROOTS, default the ``dotnet`` host's), the folders of
    $PYINSPECT_DAC_SEARCH_PATH;
@@ -26,6 +27,7 @@ from pyinspect.errors import InvalidParameterError, SetupMissingError
 from pyinspect.models.runtimes import TargetRuntime
 from pyinspect.targets.dotnet_paths import dotnet_host
 from pyinspect.targets.nuget_config import package_sources, packages_folder
+from pyinspect.targets.process_view import view_of
 from pyinspect.targets.runtimes import search_path_dacs
 from pyinspect.targets.symbol_path import symbol_stores
 
@@ -43,14 +45,16 @@ def beside_dump(dump: Path) -> Path:
     return dump.with_name(dump.name + ".dac")
 
 
-def keep_runtime_beside(dump: Path, runtime: TargetRuntime) -> list[str]:
+def keep_runtime_beside(dump: Path, runtime: TargetRuntime, pid: int | None = None) -> list[str]:
     """Copy the target runtime's DAC and libcoreclr.so (the proof of its build) beside the
-    dump, so the two travel together; the paths kept (none when the runtime lacks them or
-    the folder cannot be written)."""
+    dump, and the portable PDB beside each assembly the process ``pid`` mapped (the app's
+    own: runtimes ship none), so they travel together; the paths kept (none when the runtime
+    lacks its DAC or the folder cannot be written)."""
     folder = beside_dump(dump)
     sources = [Path(runtime.folder) / name for name in _KEPT]
     if not all(source.is_file() for source in sources):
         return []
+    sources += _app_pdbs(pid) if pid is not None else []
     try:
         folder.mkdir(exist_ok=True)
         for source in sources:
@@ -58,6 +62,18 @@ def keep_runtime_beside(dump: Path, runtime: TargetRuntime) -> list[str]:
     except OSError:
         return []  # the dump is written; it is read with a DAC found elsewhere
     return [str(folder / source.name) for source in sources]
+
+
+def _app_pdbs(pid: int) -> list[Path]:
+    """The .pdb beside each .dll mapped into the process, reached through its root."""
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return []
+    view = view_of(pid)
+    dlls = {line[line.find("/"):] for line in maps.splitlines() if line.endswith(".dll") and "/" in line}
+    pdbs = {Path(view.reach(dll)).with_suffix(".pdb") for dll in dlls}
+    return sorted({pdb.name: pdb for pdb in pdbs if pdb.is_file()}.values())
 
 
 def is_offline(offline: bool | None = None) -> bool:

@@ -63,7 +63,8 @@ def test_cli_dump_writes_a_readable_dump(truth_target: TruthTarget, tmp_path: Pa
     result = CliRunner().invoke(app, ["heap", "dump", "--pid", str(truth_target.pid), "-o", str(out), "--json"])
     assert result.exit_code == 0, result.output
     written = json.loads(result.stdout)
-    assert written["keptBeside"] == [str(tmp_path / "cli.dmp.dac" / name) for name in ("libmscordaccore.so", "libcoreclr.so")]
+    assert written["keptBeside"] == [str(tmp_path / "cli.dmp.dac" / name)
+                                     for name in ("libmscordaccore.so", "libcoreclr.so", "HeapTruth.pdb")]
     with pyinspect.open_dump(out) as heap:
         assert heap.object(truth_target.truth["dog"]["address"]).size == truth_target.truth["dog"]["size"]
         assert heap.reader.dac_lookup()[0] == {**heap.reader.dac_lookup()[0], "place": "beside the dump",
@@ -75,7 +76,7 @@ def test_cli_dump_writes_a_readable_dump(truth_target: TruthTarget, tmp_path: Pa
 def test_notebook_create_dump_keeps_the_dac_beside_it_and_names_it(truth_target: TruthTarget, tmp_path: Path) -> None:
     made = pyinspect.create_dump(truth_target.pid, tmp_path / "nb.dmp")
     kept = tmp_path / "nb.dmp.dac"
-    assert made.kept_beside == (str(kept / "libmscordaccore.so"), str(kept / "libcoreclr.so"))
+    assert made.kept_beside == tuple(str(kept / name) for name in ("libmscordaccore.so", "libcoreclr.so", "HeapTruth.pdb"))
     assert made.path == str(tmp_path / "nb.dmp") and made.size_bytes == (tmp_path / "nb.dmp").stat().st_size
     assert str(kept) in made.message
     (tmp_path / "nb.dmp").unlink()

@@ -73,7 +73,8 @@ def orphan(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     assert written.exit_code == 0, written.output
     answer = json.loads(written.stdout)
     dump = Path(answer["path"])
-    assert answer["keptBeside"] == [str(work / "core.dac" / DAC), str(work / "core.dac" / CORECLR)]
+    kept = work / "core.dac"
+    assert answer["keptBeside"] == [str(kept / DAC), str(kept / CORECLR), str(kept / "MemoryTruth.pdb")]
     (work / "core.dac").rename(work / "core.kept")  # each test lays the folder beside the dump itself
     (work / "pdb").mkdir()
     shutil.copyfile(app / "MemoryTruth.pdb", work / "pdb" / "MemoryTruth.pdb")  # as a build keeps it
@@ -137,7 +138,7 @@ def refused_plants(attempts: list[dict[str, object]]) -> set[str]:
     return {str(a["place"]) for a in attempts if "another runtime build" in str(a["outcome"])}
 
 
-def test_the_dac_heap_dump_kept_beside_the_dump_serves_first(orphan: OrphanDump, places: Places) -> None:
+def test_the_dac_and_pdb_heap_dump_kept_beside_the_dump_serve_first(orphan: OrphanDump, places: Places) -> None:
     beside = orphan.dump.with_name("core.dac")
     shutil.rmtree(beside)  # the planted DAC of another build, replaced by the one heap dump kept
     places.planted.remove(beside / DAC)
@@ -145,6 +146,8 @@ def test_the_dac_heap_dump_kept_beside_the_dump_serves_first(orphan: OrphanDump,
     attempts = read(orphan, places)
     assert attempts == [{**attempts[0], "place": "beside the dump", "path": str(beside / DAC), "outcome": "used"}]
     assert loaded([beside / DAC]) == [beside / DAC]  # the check that no planted DAC was loaded can see one
+    top = _main_frames(orphan)[0]  # and the app's PDB kept with it gives file and line
+    assert (Path(str(top.file)).name, top.line) == (target_source("MemoryTruth").name, marker_line("MemoryTruth", "echo") - 1)
 
 
 def test_the_nuget_packages_folder_serves_the_runtime_pack(orphan: OrphanDump, places: Places,
