@@ -64,8 +64,9 @@ class DumpCreateAnswer(_Model):
     size_bytes: int
     message: str
     kept_beside: tuple[str, ...] = ()
-    """The runtime files kept beside the dump (``<dump>.dac/libmscordaccore.so`` and the
-    ``libcoreclr.so`` that proves its build): where a dump's DAC is looked for first."""
+    """The files kept beside the dump in ``<dump>.dac/``: the runtime's libmscordaccore.so,
+    the libcoreclr.so that proves its build and the app's PDBs, where a dump's DAC and PDBs
+    are looked for first."""
 
 
 class HeapStatsAnswer(_Model):
