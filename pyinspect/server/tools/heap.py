@@ -155,8 +155,8 @@ def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> Non
     async def dump_create(path: NewDumpPath, ctx: Context[Any, Any], pid: OptionalPid = None) -> DumpCreateAnswer:
         """Write a full-heap core dump of a running .NET process with its own runtime's
         createdump (pid default: the heap_attach'ed process, else the debuggee), to read
-        later or elsewhere with dump_open; the runtime's DAC is kept beside it in
-        <path>.dac/ (keptBeside), so the two travel together. Takes seconds; the process
+        later or elsewhere with dump_open; the runtime's DAC and the app's PDBs are kept beside it in
+        <path>.dac/ (keptBeside), so they travel together. Takes seconds; the process
         continues after."""
         answer: DumpCreateAnswer = await _in_thread(ctx, lambda _: heaps().create_dump(pid, path))
         return answer
