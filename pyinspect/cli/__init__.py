@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any
 
 if TYPE_CHECKING:
     import typer
@@ -43,15 +43,26 @@ def build_app(areas: tuple[str, ...] = _AREAS) -> typer.Typer:
     return built
 
 
-def _group() -> None:
+def _group(offline: Annotated[bool, _offline_option()] = False) -> None:
     """pyinspect: a memory-level debugger for .NET processes."""
+    if offline:
+        from pyinspect.targets.dac_sources import OFFLINE_VARIABLE
+
+        os.environ[OFFLINE_VARIABLE] = "1"  # read wherever a dump's DAC is looked for, child processes too
+
+
+def _offline_option() -> Any:
+    import typer
+
+    return typer.Option("--offline", help="look for a dump's DAC on this machine only: no symbol server or NuGet "
+                                          "feed is asked (also $PYINSPECT_OFFLINE=1)")
 
 
 def main() -> None:
     # Plain help and errors unless the user asks for typer's rich ones: rich's help
     # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
     os.environ.setdefault("TYPER_USE_RICH", "0")
-    serving = sys.argv[1:2] == ["serve"]
+    serving = [arg for arg in sys.argv[1:] if arg != "--offline"][:1] == ["serve"]
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
         from pyinspect.server.stdio_wire import claim_stdio
 

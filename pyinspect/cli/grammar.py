@@ -38,8 +38,9 @@ FrozenPidOption = Annotated[int | None, typer.Option("--pid", help="live process
 RequiredPidOption = Annotated[int, typer.Option("--pid", help="live process id")]
 DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
 DacOption = Annotated[Path | None, typer.Option(
-    "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the one the dump "
-                  "records, installed runtimes, folders in $PYINSPECT_DAC_SEARCH_PATH)")]
+    "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the first that "
+                  "matches beside the dump, in its recorded or an installed runtime, the NuGet packages folder, "
+                  "a symbol server or a NuGet feed: docs/dumps.md)")]
 SymbolsOption = Annotated[Path | None, typer.Option("--symbols", help="a folder of PDBs besides each module's own")]
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or report")]
 TopOption = Annotated[int | None, typer.Option("--top", help="only the first K rows")]

@@ -20,7 +20,6 @@ from pyinspect.cli.grammar import (
     one_shot,
     open_reader,
     print_json,
-    print_written,
 )
 from pyinspect.errors import InvalidParameterError
 
@@ -98,8 +97,15 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
 def dump_process(pid: RequiredPidOption,
                  output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")],
                  as_json: JsonOption = False) -> None:
-    """Write a full-heap core dump with the target runtime's own createdump."""
-    from pyinspect.heap.reader import create_dump
+    """Write a full-heap core dump with the target runtime's own createdump; its runtime's DAC
+    is kept beside it in OUTPUT.dac/ (carry that folder with the dump)."""
+    from pyinspect.answers.dump_writing import write_dump
 
-    path = one_shot(lambda: create_dump(pid, output))
-    print_written(path, "dump", as_json)
+    answer = one_shot(lambda: write_dump(pid, output.absolute()))
+    if as_json:
+        print_json({"path": answer.path, "kind": "dump", "bytes": answer.size_bytes,
+                    "keptBeside": list(answer.kept_beside)})
+        return
+    print(answer.path)
+    if answer.kept_beside:
+        print(f"kept its runtime's DAC beside it: {Path(answer.kept_beside[0]).parent}/", file=sys.stderr)

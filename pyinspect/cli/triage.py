@@ -41,7 +41,8 @@ def _thread_label(os_id: int, managed: int, name: str | None) -> str:
 
 
 def _frame_line(frame: StackFrame) -> str:
-    where = f"  {frame.file}:{frame.line}" if frame.file else ""
+    where = f"  {frame.file}:{frame.line}" if frame.file else f"  (no file and line: {frame.symbols})" \
+        if frame.symbols else ""
     return f"    {frame.method}{where}"
 
 
