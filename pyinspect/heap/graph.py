@@ -105,8 +105,9 @@ class HeapGraph:
         return self._rows(Instance, "InstancesJson", type_name, start, count, type_name=type_name,
                           command="instances")
 
-    def duplicate_strings(self, top: int | None = 50) -> list[DuplicateString]:
-        return self._rows(DuplicateString, "DuplicateStringsJson", _top(top), command="strings")
+    def duplicate_strings(self, top: int | None = 50, live_only: bool = False) -> list[DuplicateString]:
+        """Values held by more than one string, most wasted first; live_only: reachable ones only."""
+        return self._rows(DuplicateString, "DuplicateStringsJson", _top(top), live_only, command="strings")
 
     def layout(self) -> HeapLayout:
         return HeapLayout.model_validate_json(self._call("LayoutJson", command="segments"))

@@ -4,11 +4,10 @@ one, a dump in the dump reader's child (heap.dump_child). HeapReader's ``attach`
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-from pyinspect.targets.runtimes import dump_dac_candidates
+from pyinspect.targets.dac_sources import dac_sources_json
 
 __all__ = ["attach", "open_dump"]
 
@@ -18,17 +17,9 @@ def attach(helper: Any, pid: int, suspend: bool, dac: str) -> Any:
     return helper.HeapTarget.Attach(pid, suspend, dac)
 
 
-def open_dump(helper: Any, path: str, *, dac: str | Path | None = None, dac_search_path: str | None = None) -> Any:
-    """The helper's HeapTarget of a dump: ``dac`` alone when given (refused if it does not
-    match), else the one the dump records, installed runtimes' and those under
-    ``dac_search_path`` (default $PYINSPECT_DAC_SEARCH_PATH)."""
-    explicit = dac is not None
-    candidates = [os.path.abspath(Path(dac).expanduser())] if dac is not None else dump_dac_candidates(dac_search_path)
-    return helper.HeapTarget.OpenDump(path, _string_array(candidates), explicit)
-
-
-def _string_array(items: list[str]) -> Any:
-    """A .NET string[] for the helper (pythonnet does not convert a list by itself)."""
-    from System import Array, String  # loaded by dotnet_bridge.helper()
-
-    return Array[String](items)
+def open_dump(helper: Any, path: str, *, dac: str | Path | None = None, dac_search_path: str | None = None,
+              offline: bool | None = None) -> Any:
+    """The helper's HeapTarget of a dump, with the first DAC that matches in the places
+    pyinspect/targets/dac_sources.py lists (``dac`` alone when given)."""
+    sources = dac_sources_json(Path(path), dac=dac, search_path=dac_search_path, offline=offline)
+    return helper.HeapTarget.OpenDump(path, sources)

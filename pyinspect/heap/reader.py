@@ -36,6 +36,7 @@ from pyinspect.models.triage import (
     ThreadPoolInfo,
     Threads,
 )
+from pyinspect.targets.dac_sources import is_offline
 from pyinspect.targets.diagnostics_ipc import request_dump
 from pyinspect.targets.process_view import ProcessView, view_of
 from pyinspect.targets.runtimes import runtime_of
@@ -96,20 +97,26 @@ class HeapReader:
 
     @classmethod
     def open_dump(cls, path: str | Path, *, dac: str | Path | None = None,
-                  dac_search_path: str | None = None) -> HeapReader:
+                  dac_search_path: str | None = None, offline: bool | None = None) -> HeapReader:
         """Open a core dump written by createdump (see :func:`create_dump`) with the DAC of
         its runtime build: ``dac`` alone when given (refused if it does not match), else the
-        one the dump records, installed runtimes' and those under ``dac_search_path``
-        (default $PYINSPECT_DAC_SEARCH_PATH). No match raises DumpError naming the build;
-        a file shorter than its ELF headers claim raises DumpError ("cut at N of M bytes").
-        The dump is read in a child process (heap.dump_child): a fault there answers
-        DumpDamagedError; every keyword argument reaches heap.openers.open_dump unchanged."""
+        first that matches in the places pyinspect/targets/dac_sources.py lists (``offline``,
+        default $PYINSPECT_OFFLINE, asks no server). No match raises DumpError naming the
+        build and every place tried; a file shorter than its ELF headers claim raises
+        DumpError ("cut at N of M bytes") before any of that. The dump is read in a child
+        process (heap.dump_child): a fault there answers DumpDamagedError; every keyword
+        argument reaches heap.openers.open_dump unchanged."""
         from pyinspect.heap.dump_child import DumpChild
 
         dump = Path(path)
         check_dump_file(dump)
-        options = {"dac": dac, "dac_search_path": dac_search_path}
+        # offline is settled here: `pyinspect --offline` sets its variable after the child started
+        options = {"dac": dac, "dac_search_path": dac_search_path, "offline": is_offline(offline)}
         return cls(DumpChild(str(dump), options), f"dump {dump}", path=str(dump))
+
+    def dac_lookup(self) -> list[dict[str, Any]]:
+        """Where a dump's DAC was looked for: [{place, path, outcome, seconds}], the used one last."""
+        return list(json.loads(self.get(TARGET, "DacLookupJson")))
 
     @property
     def reader_pid(self) -> int | None:
