@@ -67,7 +67,9 @@ def main() -> None:
         from pyinspect.server.stdio_wire import claim_stdio
 
         claim_stdio()  # stdout now writes to stderr, stdin reads nothing: the wire is the SDK's alone
-    if not serving and "--dump" in sys.argv[2:] and "--help" not in sys.argv:
+    from pyinspect.cli.grammar import reads_a_dump
+
+    if not serving and reads_a_dump(sys.argv):
         from pyinspect.heap.dump_child import start_early
 
         start_early()  # the dump's reader process loads CoreCLR while this one loads the command line

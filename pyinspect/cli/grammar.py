@@ -28,16 +28,17 @@ if TYPE_CHECKING:
     from pyinspect.heap.reader import HeapReader
     from pyinspect.models.completeness import Completeness
 
-__all__ = ["DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption", "RequiredPidOption",
+__all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption", "RequiredPidOption",
            "SymbolsOption", "TopOption", "build_graph", "finish", "one_shot", "open_reader", "print_completeness",
-           "print_json", "print_object_json", "print_rows", "print_written"]
+           "print_json", "print_object_json", "print_rows", "print_written", "reads_a_dump"]
 
 T = TypeVar("T")
 
 PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
 FrozenPidOption = Annotated[int | None, typer.Option("--pid", help="live process id (frozen while its stacks are read)")]
 RequiredPidOption = Annotated[int, typer.Option("--pid", help="live process id")]
-DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
+DUMP_FLAG = "--dump"
+DumpOption = Annotated[Path | None, typer.Option(DUMP_FLAG, help="core dump path")]
 DacOption = Annotated[Path | None, typer.Option(
     "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the first that "
                   "matches beside the dump, in its recorded or an installed runtime, the NuGet packages folder, "
@@ -46,6 +47,11 @@ SymbolsOption = Annotated[Path | None, typer.Option("--symbols", help="a folder 
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or report")]
 TopOption = Annotated[int | None, typer.Option("--top", help="only the first K rows")]
 LimitOption = Annotated[int, typer.Option("--limit", help="at most this many records")]
+
+
+def reads_a_dump(argv: list[str]) -> bool:
+    """A command line that reads a dump (its reader process can start before the command line loads)."""
+    return DUMP_FLAG in argv[2:] and "--help" not in argv
 
 
 def one_shot(action: Callable[[], T]) -> T:
