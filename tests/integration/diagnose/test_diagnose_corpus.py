@@ -16,10 +16,11 @@ from pyinspect.models.diagnosis import Finding
 pytestmark = pytest.mark.timeout(600)
 
 CASES = [("net10.0", mode) for mode in (
-    "deadlock-monitor", "deadlock-mixed", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
+    "deadlock-monitor", "deadlock-mixed", "deadlock-semaphore", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
     "leak-event", "leak-timer", "growth", "duplicate-strings", "gc-pressure", "crash", "healthy-batch")]
 CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"), ("net9.0", "leak-event"),
-          ("net9.0", "gc-pressure"), ("net8.0", "deadlock-monitor"), ("net8.0", "async-stuck"),
+          ("net9.0", "gc-pressure"), ("net8.0", "deadlock-monitor"), ("net8.0", "deadlock-semaphore"),
+          ("net8.0", "async-stuck"),
           ("net8.0", "finalizer"), ("net8.0", "leak-timer"), ("net8.0", "growth")]
 
 
@@ -40,7 +41,12 @@ def _line(marker: str, file: str) -> int:
 
 def check_deadlock(first: Finding, case: Diagnosed) -> None:
     truth = case.ailing
-    assert first.severity == "critical" and first.confidence == "high"
+    semaphore = case.ailing.mode == "deadlock-semaphore"  # no owner: who holds its slot is inferred
+    assert first.severity == "critical" and first.confidence == ("medium" if semaphore else "high")
+    if semaphore:
+        assert "count 0" in first.statement and "inferred" in first.statement
+        assert first.evidence.measures["semaphoreCount"] == 0
+        assert _line("take-slot", "Hangs.cs") in {m.line for m in first.evidence.methods}
     assert {t.os_thread_id for t in first.evidence.threads} == truth.os_ids("deadlock-")
     assert {t.managed_thread_id for t in first.evidence.threads} == {t["managedThreadId"] for t in truth.truth["threads"]}
     assert {o.type for o in first.evidence.objects} == set(truth.truth["types"])

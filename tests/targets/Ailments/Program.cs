@@ -24,6 +24,7 @@ public static class Program
 #if NET9_0_OR_GREATER
             "deadlock-mixed" => Hangs.MixedDeadlock(),
 #endif
+            "deadlock-semaphore" => Hangs.SemaphoreDeadlock(),
             "convoy" => Hangs.Convoy(),
             "starvation" => Starvation.Build(),
             "async-stuck" => Orphaned.Build(),
