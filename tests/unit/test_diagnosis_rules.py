@@ -10,18 +10,22 @@ import pytest
 
 from pyinspect.answers.diagnosis import diagnose, parse_thresholds
 from pyinspect.answers.diagnosis.crash import killing_exception
-from pyinspect.answers.diagnosis.hangs import starvation
+from pyinspect.answers.diagnosis.hangs import semaphore_deadlocks, starvation
 from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.answers.diagnosis.ranking import RULES
 from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.models.completeness import COMPLETE
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
+from pyinspect.models.heap import HeapField, HeapObject
 from pyinspect.models.triage import (
     ExceptionInfo,
     Exceptions,
+    LockInfo,
+    Locks,
     StackFrame,
     ThreadInfo,
     ThreadPoolInfo,
+    ThreadRef,
 )
 
 
@@ -124,3 +128,37 @@ def test_a_kind_that_cannot_be_read_is_unchecked_with_why_and_the_others_still_a
 
 def test_every_kind_of_the_closed_list_has_its_rule_in_ranking_order() -> None:
     assert tuple(RULES) == FINDING_KINDS
+
+
+class SemaphoreRecords(Records):
+    """Thread 1 owns a monitor thread 2 waits for, and waits for a SemaphoreSlim at `count`."""
+
+    def __init__(self, count: int, free_worker: bool) -> None:
+        a, b = (ThreadRef(os_thread_id=i, managed_thread_id=i) for i in (1, 2))
+        blocked = [ThreadInfo(os_thread_id=1, managed_thread_id=1, blocked_in="semaphore", frames=frames("App.A()")),
+                   ThreadInfo(os_thread_id=2, managed_thread_id=2, blocked_in="monitor", frames=frames("App.B()"))]
+        running = [ThreadInfo(os_thread_id=3, managed_thread_id=3, frames=frames("App.Work()"))]
+        super().__init__(blocked + (running if free_worker else []))
+        self._count = count
+        self._locks = Locks(locks=(
+            LockInfo(object="0x10", type="System.Threading.SemaphoreSlim", kind="semaphore", waiters=(a,)),
+            LockInfo(object="0x20", type="App.Gate", kind="monitor", owner=a, waiters=(b,))), completeness=COMPLETE)
+
+    def locks(self) -> Locks:
+        return self._locks
+
+    def object(self, address: str, depth: int) -> HeapObject:
+        count = HeapField(name="m_currentCount", type_name="System.Int32", value=str(self._count), offset=8, size=4)
+        return HeapObject(address=address, type_name="System.Threading.SemaphoreSlim", size=40, value="",
+                          fields=(count,))
+
+
+@pytest.mark.parametrize(("count", "free_worker", "found"), [(0, False, True), (1, False, False), (0, True, False)])
+def test_a_semaphore_deadlock_needs_count_zero_and_no_program_thread_free(count: int, free_worker: bool,
+                                                                          found: bool) -> None:
+    findings = semaphore_deadlocks(observe(SemaphoreRecords(count, free_worker)))
+    assert bool(findings) == found
+    if found:
+        (finding,) = findings
+        assert finding.confidence == "medium" and "inferred" in finding.statement
+        assert [t.os_thread_id for t in finding.evidence.threads] == [1, 2]
