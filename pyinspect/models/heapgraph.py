@@ -12,7 +12,7 @@ from pydantic.alias_generators import to_camel
 __all__ = [
     "DuplicateString", "FinalizerStat", "GenerationStat", "GraphSummary", "GraphTypeStat",
     "HeapLayout", "Instance", "PathRoot", "PathStep", "RetainedObject", "RetentionPath",
-    "RetentionPaths", "SegmentStat", "TypeDelta",
+    "RetentionPaths", "SegmentStat", "TypeDelta", "WastedCapacity",
 ]
 
 
@@ -108,6 +108,20 @@ class DuplicateString(_Model):
     count: int
     size: int
     wasted_bytes: int
+
+
+class WastedCapacity(_Model):
+    """Collections of one type under one owner (the first non-collection object dominating
+    them) whose storage arrays hold unused slots: capacity and used slots summed."""
+
+    type: str
+    owner: str
+    collections: int
+    capacity: int
+    used: int
+    wasted_bytes: int
+    example: str
+    example_wasted_bytes: int
 
 
 class SegmentStat(_Model):

@@ -33,6 +33,7 @@ RULES: dict[str, Rule] = {
     "gc-pressure": pressure.gc_pressure,
     "memory-growth": growth.memory_growth,
     "duplicate-strings": memory.duplicate_strings,
+    "wasted-capacity": memory.wasted_capacity,
     "retained-memory": memory.retained_memory,
 }
 assert tuple(RULES) == FINDING_KINDS, "one rule per kind of the closed list, in its order"

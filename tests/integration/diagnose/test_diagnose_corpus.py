@@ -17,11 +17,11 @@ pytestmark = pytest.mark.timeout(600)
 
 CASES = [("net10.0", mode) for mode in (
     "deadlock-monitor", "deadlock-mixed", "deadlock-semaphore", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
-    "leak-event", "leak-timer", "growth", "duplicate-strings", "gc-pressure", "crash", "healthy-batch")]
+    "leak-event", "leak-timer", "growth", "duplicate-strings", "wasted-capacity", "gc-pressure", "crash", "healthy-batch")]
 CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"), ("net9.0", "leak-event"),
-          ("net9.0", "gc-pressure"), ("net8.0", "deadlock-monitor"), ("net8.0", "deadlock-semaphore"),
-          ("net8.0", "async-stuck"),
-          ("net8.0", "finalizer"), ("net8.0", "leak-timer"), ("net8.0", "growth")]
+          ("net9.0", "gc-pressure"), ("net9.0", "wasted-capacity"), ("net8.0", "deadlock-monitor"),
+          ("net8.0", "deadlock-semaphore"), ("net8.0", "async-stuck"), ("net8.0", "finalizer"), ("net8.0", "leak-timer"),
+          ("net8.0", "growth")]
 
 
 @pytest.fixture(scope="module", params=CASES, ids=[f"{fw}-{mode}" for fw, mode in CASES])
@@ -132,6 +132,14 @@ def check_duplicates(first: Finding, case: Diagnosed) -> None:
     assert {"a" * 100, "b" * 100} <= set(first.evidence.examples)
 
 
+def check_capacity(first: Finding, case: Diagnosed) -> None:
+    truth = case.ailing.truth
+    assert first.evidence.measures["wastedBytes"] >= truth["bytes"]
+    top = first.evidence.types[0]
+    assert (top.type, top.count) == (truth["types"][0], truth["count"]) and top.size == truth["bytes"]
+    assert first.evidence.examples[0] == truth["root"] and first.evidence.objects[0].type == truth["types"][0]
+
+
 def check_crash(first: Finding, case: Diagnosed) -> None:
     crasher = case.ailing.thread("crasher")
     assert first.severity == "critical"
@@ -146,7 +154,7 @@ def check_crash(first: Finding, case: Diagnosed) -> None:
 CHECKS: dict[str, Callable[[Finding, Diagnosed], None]] = {
     "deadlock": check_deadlock, "lock-convoy": check_convoy, "thread-pool-starvation": check_starvation,
     "async-never-completes": check_async, "finalizer-blocked": check_finalizer, "retained-memory": check_retained,
-    "duplicate-strings": check_duplicates, "crash": check_crash, "memory-growth": check_growth,
+    "duplicate-strings": check_duplicates, "wasted-capacity": check_capacity, "crash": check_crash, "memory-growth": check_growth,
     "gc-pressure": check_pressure}
 
 

@@ -34,6 +34,7 @@ public static class Program
             "leak-timer" => Leaks.Timer(),
             "growth" => Leaks.Growth(),
             "duplicate-strings" => Leaks.DuplicateStrings(),
+            "wasted-capacity" => Capacity.Build(),
             "crash" => Crash.Build(),
             "gc-pressure" => Pressure.Build(),
             "healthy-batch" => Batch.Build(),
