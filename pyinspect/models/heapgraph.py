@@ -133,6 +133,7 @@ class SegmentStat(_Model):
     object_bytes: int
     free_bytes: int
     object_count: int
+    pinned_objects: int = 0
 
 
 class GenerationStat(_Model):

@@ -31,6 +31,7 @@ RULES: dict[str, Rule] = {
     "async-never-completes": tasks.never_completes,
     "lock-convoy": hangs.convoys,
     "gc-pressure": pressure.gc_pressure,
+    "fragmentation": pressure.fragmentation,
     "memory-growth": growth.memory_growth,
     "duplicate-strings": memory.duplicate_strings,
     "wasted-capacity": memory.wasted_capacity,

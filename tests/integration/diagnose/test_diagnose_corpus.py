@@ -17,9 +17,11 @@ pytestmark = pytest.mark.timeout(600)
 
 CASES = [("net10.0", mode) for mode in (
     "deadlock-monitor", "deadlock-mixed", "deadlock-semaphore", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
-    "leak-event", "leak-timer", "growth", "duplicate-strings", "wasted-capacity", "gc-pressure", "crash", "healthy-batch")]
+    "leak-event", "leak-timer", "growth", "duplicate-strings", "wasted-capacity", "pinning", "gc-pressure", "crash",
+    "healthy-batch")]
 CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"), ("net9.0", "leak-event"),
-          ("net9.0", "gc-pressure"), ("net9.0", "wasted-capacity"), ("net8.0", "deadlock-monitor"),
+          ("net9.0", "gc-pressure"), ("net9.0", "wasted-capacity"), ("net9.0", "pinning"),
+          ("net8.0", "deadlock-monitor"),
           ("net8.0", "deadlock-semaphore"), ("net8.0", "async-stuck"), ("net8.0", "finalizer"), ("net8.0", "leak-timer"),
           ("net8.0", "growth")]
 
@@ -140,6 +142,14 @@ def check_capacity(first: Finding, case: Diagnosed) -> None:
     assert first.evidence.examples[0] == truth["root"] and first.evidence.objects[0].type == truth["types"][0]
 
 
+def check_fragmentation(first: Finding, case: Diagnosed) -> None:
+    measures = first.evidence.measures
+    pins = case.ailing.truth["count"]  # the program's pins; some sit in segments it left mostly full
+    assert pins / 4 <= measures["pinnedObjects"] <= pins + 64 and measures["freeBytes"] >= 16 << 20
+    assert measures["freeShare"] >= 0.5 and measures["segments"] >= 4 and first.confidence == "medium"
+    assert all(o.type.startswith("segment Generation") for o in first.evidence.objects)
+
+
 def check_crash(first: Finding, case: Diagnosed) -> None:
     crasher = case.ailing.thread("crasher")
     assert first.severity == "critical"
@@ -154,7 +164,8 @@ def check_crash(first: Finding, case: Diagnosed) -> None:
 CHECKS: dict[str, Callable[[Finding, Diagnosed], None]] = {
     "deadlock": check_deadlock, "lock-convoy": check_convoy, "thread-pool-starvation": check_starvation,
     "async-never-completes": check_async, "finalizer-blocked": check_finalizer, "retained-memory": check_retained,
-    "duplicate-strings": check_duplicates, "wasted-capacity": check_capacity, "crash": check_crash, "memory-growth": check_growth,
+    "duplicate-strings": check_duplicates, "wasted-capacity": check_capacity, "fragmentation": check_fragmentation,
+    "crash": check_crash, "memory-growth": check_growth,
     "gc-pressure": check_pressure}
 
 

@@ -35,6 +35,7 @@ public static class Program
             "growth" => Leaks.Growth(),
             "duplicate-strings" => Leaks.DuplicateStrings(),
             "wasted-capacity" => Capacity.Build(),
+            "pinning" => Pinning.Build(),
             "crash" => Crash.Build(),
             "gc-pressure" => Pressure.Build(),
             "healthy-batch" => Batch.Build(),
