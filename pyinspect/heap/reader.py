@@ -106,11 +106,14 @@ class HeapReader:
         rows = json.loads(self._run(lambda: str(walk.ResultJson())))
         return [TypeStat.model_validate(row) for row in rows]
 
-    def graph(self, progress: ProgressCallback | None = None) -> HeapGraph:
-        """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
+    def graph(self, progress: ProgressCallback | None = None, work_folder: str | None = None,
+              memory_limit: int = 0) -> HeapGraph:
+        """A heap graph snapshot: one walk, then roots, dominators and retained sizes. Its arrays
+        go to files in work_folder (default: the temp folder) when they would not fit in
+        memory_limit bytes (0: the machine's available memory); summary().work_folder says so."""
         from pyinspect.heap.graph import HeapGraph
 
-        builder = self._run(lambda: self._target.StartGraph())
+        builder = self._run(lambda: self._target.StartGraph(work_folder, memory_limit))
         total = int(builder.TotalBytes)
         while not self._run(lambda: bool(builder.Step(_WALK_BATCH)), command="graph"):
             if progress is not None:

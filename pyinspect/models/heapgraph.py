@@ -34,6 +34,7 @@ class GraphSummary(_Model):
     unresolved_references: int
     types: int
     skipped_threads: int = 0
+    work_folder: str | None = None
 
 
 class GraphTypeStat(_Model):

@@ -9,7 +9,7 @@ internal static class GraphQueries
         {
             Objects = g.ObjectCount, Edges = g.Offsets[g.ObjectCount], Roots = g.Roots.Count,
             UnreadableObjects = g.UnreadableObjects, UnresolvedReferences = g.UnresolvedReferences, Types = g.TypeNames.Length,
-            SkippedThreads = g.SkippedThreads,
+            SkippedThreads = g.SkippedThreads, WorkFolder = g.WorkFolder,
         };
         for (int v = 0; v < g.ObjectCount; v++)
         {

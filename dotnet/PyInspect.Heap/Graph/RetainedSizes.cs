@@ -11,31 +11,39 @@ internal static class RetainedSizes
 {
     /// <summary>Retained size per node (super-root last, preorder[0]); 0 for unreachable objects.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] Compute(int[] idom, long[] sizes, int[] preorder)
+    public static MappedArray<long> Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
     {
-        var retained = new long[idom.Length];
+        var result = store.New<long>(idom.Length);
+        result.Resize(idom.Length);
+        var retained = result.Span;
+        var narrow = sizes.Narrow;
         for (int i = preorder.Length - 1; i >= 1; i--)
         {
             int v = preorder[i];
-            long total = retained[v] + sizes[v];
+            long total = retained[v] + sizes.Wide(v, narrow[v]);
             retained[v] = total;
             retained[idom[v]] += total;
         }
-        if (preorder.Length > 0 && preorder[0] < sizes.Length)
+        if (preorder.Length > 0 && preorder[0] < narrow.Length)
             retained[preorder[0]] += sizes[preorder[0]];
-        return retained;
+        return result;
     }
 
     /// <summary>Per type: the summed retained size of its instances that no other instance
     /// of the same type dominates (so nested instances are not counted twice).</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] ByType(int typeCount, int[] typeOf, long[] retained, int[] childOffsets, int[] children)
+    public static long[] ByType(ArrayStore store, int typeCount, ReadOnlySpan<int> typeOf, ReadOnlySpan<long> retained,
+                                ReadOnlySpan<int> childOffsets, ReadOnlySpan<int> children)
     {
         int root = retained.Length - 1;
         var byType = new long[typeCount];
         var open = new int[typeCount];
-        var stackNode = new int[retained.Length];
-        var stackEdge = new int[retained.Length];
+        using var nodes = store.New<int>(retained.Length);
+        using var edges = store.New<int>(retained.Length);
+        nodes.Resize(retained.Length);
+        edges.Resize(retained.Length);
+        var stackNode = nodes.Span;
+        var stackEdge = edges.Span;
         int top = 0;
         stackNode[0] = root;
         stackEdge[0] = childOffsets[root];
@@ -65,20 +73,26 @@ internal static class RetainedSizes
 
     /// <summary>Each node's children in the dominator tree, in CSR form.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static (int[] Offsets, int[] Children) DominatorChildren(int[] idom)
+    public static (MappedArray<int> Offsets, MappedArray<int> Children) DominatorChildren(ArrayStore store, ReadOnlySpan<int> idom)
     {
         int nodes = idom.Length;
-        var offsets = new int[nodes + 1];
+        var offsetArray = store.New<int>(nodes + 1);
+        offsetArray.Resize(nodes + 1);
+        var offsets = offsetArray.Span;
         for (int v = 0; v < nodes; v++)
             if (idom[v] >= 0 && idom[v] != v)
                 offsets[idom[v] + 1]++;
         for (int v = 0; v < nodes; v++)
             offsets[v + 1] += offsets[v];
-        var children = new int[offsets[nodes]];
-        var fill = (int[])offsets.Clone();
+        var childArray = store.New<int>(offsets[nodes]);
+        childArray.Resize(offsets[nodes]);
+        var children = childArray.Span;
         for (int v = 0; v < nodes; v++)
             if (idom[v] >= 0 && idom[v] != v)
-                children[fill[idom[v]]++] = v;
-        return (offsets, children);
+                children[offsets[idom[v]]++] = v; // offsets[d] walks to d's end, which is d + 1's start
+        for (int v = nodes; v > 0; v--)
+            offsets[v] = offsets[v - 1];
+        offsets[0] = 0;
+        return (offsetArray, childArray);
     }
 }

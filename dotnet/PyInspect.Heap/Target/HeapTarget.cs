@@ -122,6 +122,11 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.</summary>
     public HeapGraphBuilder StartGraph() => new(Runtime, _dataTarget.DataReader);
 
+    /// <summary>The same, its arrays in files under workFolder (null: the temp folder) when the
+    /// graph's estimate exceeds memoryLimit bytes (0: the machine's available memory).</summary>
+    public HeapGraphBuilder StartGraph(string? workFolder, long memoryLimit) =>
+        new(Runtime, _dataTarget.DataReader, workFolder, memoryLimit);
+
     /// <summary>
     /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the
     /// object's address, reference fields expanded to <paramref name="depth"/> levels.
