@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -18,34 +19,47 @@ def ok(response: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def set_breakpoints(peer: WirePeer, target: str, markers: Sequence[str | dict[str, Any]]) -> list[dict[str, Any]]:
-    """Breakpoints at markers; a dict marker is {"marker": name, ...extra DAP fields}."""
+def set_breakpoints(peer: WirePeer, target: str, markers: Sequence[str | dict[str, Any]],
+                    file: str = "Program.cs") -> list[dict[str, Any]]:
+    """Breakpoints at markers of one source file; a dict marker is {"marker": name, ...extra DAP fields}."""
     requested = []
     for marker in markers:
         extra = dict(marker) if isinstance(marker, dict) else {"marker": marker}
         name = extra.pop("marker")
-        requested.append({"line": marker_line(target, name), **extra})
-    body = ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(target))},
+        requested.append({"line": marker_line(target, name, file), **extra})
+    body = ok(peer.request("setBreakpoints", {"source": {"path": str(target_source(target, file))},
                                               "breakpoints": requested}))
     return list(body["breakpoints"])
 
 
 @contextmanager
 def launched(target: str, args: Sequence[str] = (), markers: Sequence[str | dict[str, Any]] = (),
-             stop_at_entry: bool = False, **launch_extra: Any) -> Iterator[WirePeer]:
-    """A peer whose debuggee has been launched and configured (not yet stopped); keyword
-    arguments go into the launch request as they are (`justMyCode=False`)."""
+             stop_at_entry: bool = False, file: str = "Program.cs", **launch_extra: Any) -> Iterator[WirePeer]:
+    """A peer whose debuggee has been launched and configured (not yet stopped), with
+    breakpoints at markers of `file`; keyword arguments go into the launch request as they
+    are (`justMyCode=False`)."""
     peer = WirePeer("--interpreter=vscode")
     try:
         ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
         ok(peer.request("launch", {"program": str(target_dll(target)), "args": list(args),
                                    "stopAtEntry": stop_at_entry, **launch_extra}, timeout=30))
         if markers:
-            set_breakpoints(peer, target, markers)
+            set_breakpoints(peer, target, markers, file)
         ok(peer.request("configurationDone"))
         yield peer
     finally:
         peer.close()
+
+
+def next_stop_or_end(peer: WirePeer, timeout: float = 120.0) -> dict[str, Any]:
+    """The next `stopped` or `terminated` event (taken off the peer's list; bounded wait)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for event in peer.events:
+            if event["event"] in ("stopped", "terminated"):
+                peer.events.remove(event)
+                return event
+        peer.next_message(max(0.01, deadline - time.monotonic()))
 
 
 def output_of(peer: WirePeer, category: str | None = None) -> str:

@@ -53,6 +53,19 @@ public sealed unsafe class FuncEval(DebuggerEngine engine, Func<ICorDebugValue, 
         return Finish(eval, timeout ?? DefaultTimeout) ?? throw new EngineException("the new object has no value");
     }
 
+    public ICorDebugValue NewZeroed(uint threadId, ICorDebugClass type, IReadOnlyList<ICorDebugType> typeArguments)
+    {
+        ICorDebugEval eval = Create(threadId);
+        nint[] types = Pointers(typeArguments);
+        try
+        {
+            fixed (nint* typesPtr = types)
+                ThrowIfCannotStart(((ICorDebugEval2)eval).NewParameterizedObjectNoConstructor(type, (uint)types.Length, typesPtr));
+        }
+        finally { Release(types); }
+        return Finish(eval, DefaultTimeout) ?? throw new EngineException("the new value has no value");
+    }
+
     public ICorDebugValue NewString(uint threadId, string text)
     {
         ICorDebugEval eval = Create(threadId);

@@ -26,6 +26,10 @@ public interface IDebuggeeCalls
     ICorDebugValue NewObject(uint threadId, ICorDebugFunction constructor, IReadOnlyList<ICorDebugType> typeArguments,
         IReadOnlyList<ICorDebugValue> arguments, TimeSpan? timeout = null);
 
+    /// <summary>A new value of a type made without its constructor (every field zero; no user
+    /// code runs), type arguments being the type's generic arguments. Throws as Call does.</summary>
+    ICorDebugValue NewZeroed(uint threadId, ICorDebugClass type, IReadOnlyList<ICorDebugType> typeArguments);
+
     /// <summary>A new string object in the debuggee.</summary>
     ICorDebugValue NewString(uint threadId, string text);
 

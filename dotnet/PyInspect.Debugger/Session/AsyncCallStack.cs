@@ -42,13 +42,28 @@ public static class AsyncCallStack
 
 
     /// <summary>The state machine box a task's continuation leads to (directly, or as the target
-    /// of the continuation delegate, plain or wrapped in a TaskContinuation); null for others.</summary>
-    private static ICorDebugValue? AwaitingBox(ICorDebugValue task)
+    /// of the continuation delegate, plain or wrapped in a TaskContinuation, or through a
+    /// combinator's promise such as Task.WhenAll's); null for others.</summary>
+    private static ICorDebugValue? AwaitingBox(ICorDebugValue task) => AwaitedBy(task)?.Box;
+
+    /// <summary>The task the awaiting method's awaiter reads for this one: the method's own task,
+    /// or the combinator's promise it completes (`await Task.WhenAll(A(), B())` waits on the
+    /// promise, not on A's task); null when no state machine awaits it.</summary>
+    public static ICorDebugValue? AwaitedTask(ICorDebugValue task) => AwaitedBy(task)?.Awaited;
+
+    private static (ICorDebugValue Box, ICorDebugValue Awaited)? AwaitedBy(ICorDebugValue task)
     {
+        ICorDebugValue awaited = task;
         ICorDebugValue? continuation = ValuePath.Dereference(task) is null ? null : ValuePath.Member(task, "m_continuationObject");
-        for (int hops = 0; hops < 4 && continuation is not null && ValuePath.Dereference(continuation) is not null; hops++)
+        for (int hops = 0; hops < 6 && continuation is not null && ValuePath.Dereference(continuation) is not null; hops++)
         {
-            if (ValuePath.Member(continuation, "StateMachine") is not null) return continuation;
+            if (ValuePath.Member(continuation, "StateMachine") is not null) return (continuation, awaited);
+            if (ValuePath.Member(continuation, "m_continuationObject") is { } next)  // a promise: a task itself
+            {
+                awaited = continuation;
+                continuation = next;
+                continue;
+            }
             continuation = ValuePath.Member(continuation, "_target")           // an Action
                 ?? ValuePath.Member(continuation, "m_action")                 // a TaskContinuation
                 ?? ValuePath.Member(continuation, "_continuation");           // a ContinuationWrapper

@@ -26,6 +26,7 @@ public sealed partial class DebugSession
         bool stopAtEntry = arguments["stopAtEntry"]?.GetValue<bool>() ?? false;
         _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
+        _breakpoints.JustMyCode = _stepFilter.JustMyCode;
         if (DapArguments.Flag(arguments, "noDebug", absent: false)) _lifecycle.RunWithoutDebugging(request);
         else _lifecycle.Launch(request, stopAtEntry);
         return null;
@@ -47,6 +48,7 @@ public sealed partial class DebugSession
         int processId = ProcessIdArgument(arguments);
         _stepFilter.Configure(arguments);
         _breakpoints.Map = SourceFileMap.From(arguments["sourceFileMap"]);
+        _breakpoints.JustMyCode = _stepFilter.JustMyCode;
         // One brief stop while attaching: the threads that already run, and their names.
         _lifecycle.Attach(processId, _threads.RememberNames);
         return null;

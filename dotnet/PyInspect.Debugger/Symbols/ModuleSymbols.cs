@@ -76,24 +76,49 @@ public sealed partial class ModuleSymbols : IDisposable
     }
 
     /// <summary>
-    /// Every method with code on the nearest line at or after `line` in the file: the
-    /// lowest IL offset of each such method on that line.
+    /// Where a breakpoint on `line` binds: every method with code starting on that line;
+    /// else, on a continuation line of a multi-line statement (a fluent chain, an argument
+    /// list, an initializer), that statement, the innermost one when statements nest, in the
+    /// innermost method whose lines hold the line (a line inside a lambda's body is the
+    /// lambda's, not the statement's around it); else every method with code on the nearest
+    /// line after it (a line between statements binds to the next one). Each binding is the
+    /// lowest IL offset of its method there.
     /// </summary>
     public IReadOnlyList<ResolvedLine> ResolveLine(string sourcePath, int line)
     {
         string? document = FindDocument(sourcePath);
         if (document == null)
             return Array.Empty<ResolvedLine>();
-        var candidates = _pointsByDocument[document].Where(p => p.Line >= line).ToList();
+        List<MethodPoint> points = _pointsByDocument[document];
+        if (!points.Any(p => p.Line == line) && EnclosingStatement(points, line) is { } statement)
+            return [.. Resolved(points.Where(p => p.MethodToken == statement.MethodToken && p.Line == statement.Line
+                && p.Column == statement.Column))];
+        var candidates = points.Where(p => p.Line >= line).ToList();
         if (candidates.Count == 0)
             return Array.Empty<ResolvedLine>();
         int nearest = candidates.Min(p => p.Line);
-        return candidates.Where(p => p.Line == nearest)
-            .GroupBy(p => p.MethodToken)
-            .Select(g => g.OrderBy(p => p.IlOffset).First())
-            .OrderBy(p => p.MethodToken)
-            .Select(p => new ResolvedLine(p.MethodToken, p.IlOffset, p.Line, p.Column, p.EndLine, p.EndColumn, p.Document))
-            .ToArray();
+        return Resolved(candidates.Where(p => p.Line == nearest));
+    }
+
+    private static ResolvedLine[] Resolved(IEnumerable<MethodPoint> points) => points
+        .GroupBy(p => p.MethodToken)
+        .Select(g => g.OrderBy(p => p.IlOffset).First())
+        .OrderBy(p => p.MethodToken)
+        .Select(p => new ResolvedLine(p.MethodToken, p.IlOffset, p.Line, p.Column, p.EndLine, p.EndColumn, p.Document))
+        .ToArray();
+
+    /// <summary>The statement a line continues: in the innermost method whose source spans
+    /// the line, the innermost of its sequence points that starts above the line and ends on
+    /// or below it; null when none does.</summary>
+    private static MethodPoint? EnclosingStatement(List<MethodPoint> points, int line)
+    {
+        int? method = points.GroupBy(p => p.MethodToken)
+            .Select(g => (Token: g.Key, Start: g.Min(p => (p.Line, p.Column)), End: g.Max(p => p.EndLine)))
+            .Where(m => m.Start.Line <= line && line <= m.End)
+            .OrderByDescending(m => m.Start).Select(m => (int?)m.Token).FirstOrDefault();
+        if (method is null) return null;
+        return points.Where(p => p.MethodToken == method && p.Line < line && line <= p.EndLine)
+            .OrderByDescending(p => (p.Line, p.Column)).Cast<MethodPoint?>().FirstOrDefault();
     }
 
     /// <summary>The PDB document a breakpoint's path means (DocumentMatch), or null.</summary>

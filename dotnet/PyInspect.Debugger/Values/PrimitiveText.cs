@@ -16,6 +16,7 @@ public static class PrimitiveText
         string typeName = TypeNames.PrimitiveAlias(elementType) ?? $"0x{elementType:X}";
         try
         {
+            RefuseNarrowingSuffix(elementType, t, typeName);
             return elementType switch
             {
                 CorElementType.Boolean => [bool.Parse(t) ? (byte)1 : (byte)0],
@@ -38,6 +39,25 @@ public static class PrimitiveText
         {
             throw new FormatException($"'{t}' is not a valid {typeName}");
         }
+    }
+
+    /// <summary>An integer literal with a suffix has the suffix's type (`u` uint, or ulong when
+    /// larger; `l` long; `ul` ulong), which C# converts implicitly only to wider types (a
+    /// non-negative long constant to ulong too): `103u` is no byte (CS0266).</summary>
+    private static void RefuseNarrowingSuffix(int elementType, string t, string typeName)
+    {
+        if (elementType is CorElementType.R4 or CorElementType.R8 or CorElementType.Boolean or CorElementType.Char) return;
+        string suffix = new string([.. t.Reverse().TakeWhile(c => c is 'u' or 'U' or 'l' or 'L').Reverse()]).ToLowerInvariant();
+        if (suffix.Length == 0) return;
+        if (suffix == "u" && ParseInteger(t) > uint.MaxValue) suffix = "ul";
+        bool converts = suffix switch
+        {
+            "u" => elementType is CorElementType.U4 or CorElementType.I8 or CorElementType.U8 or CorElementType.I or CorElementType.U,
+            "l" => elementType is CorElementType.I8 or CorElementType.U8,
+            _ => elementType is CorElementType.U8,
+        };
+        string literal = suffix switch { "u" => "uint", "l" => "long", _ => "ulong" };
+        if (!converts) throw new FormatException($"cannot assign {t} to a {typeName}: a {literal} literal has no implicit conversion to {typeName}");
     }
 
     private static System.Numerics.BigInteger ParseInteger(string t)

@@ -25,6 +25,28 @@ public sealed class ExceptionTypeFilterTests
         Assert.True(filter.Matches("System.InvalidOperationException"));
     }
 
+    [Theory]
+    [InlineData("!System.NullReferenceException System.ArgumentNullException")]
+    [InlineData("!System.NullReferenceException, System.ArgumentNullException")]
+    [InlineData(" ! System.NullReferenceException,System.ArgumentNullException ")]
+    [InlineData("!System.NullReferenceException, !System.ArgumentNullException")]
+    public void A_leading_exclamation_mark_negates_the_whole_list(string condition)
+    {
+        var filter = ExceptionTypeFilter.Parse(condition);
+        Assert.False(filter.Matches("System.NullReferenceException"));
+        Assert.False(filter.Matches("System.ArgumentNullException"));
+        Assert.True(filter.Matches("System.InvalidOperationException"));
+    }
+
+    [Fact]
+    public void Spaces_separate_types_as_commas_do()
+    {
+        var filter = ExceptionTypeFilter.Parse("System.InvalidOperationException  System.ArgumentException\tSystem.TimeoutException");
+        Assert.True(filter.Matches("System.ArgumentException"));
+        Assert.True(filter.Matches("System.TimeoutException"));
+        Assert.False(filter.Matches("System.Exception"));
+    }
+
     [Fact]
     public void Unknown_filter_ids_are_refused_with_the_known_ones_named()
     {

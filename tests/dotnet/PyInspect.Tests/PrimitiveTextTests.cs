@@ -38,4 +38,26 @@ public sealed class PrimitiveTextTests
         var error = Assert.Throws<FormatException>(() => PrimitiveText.Parse(elementType, text));
         Assert.Equal(message, error.Message);
     }
+
+    [Theory]
+    [InlineData(CorElementType.U1, "103u", "uint")]
+    [InlineData(CorElementType.I4, "7u", "uint")]
+    [InlineData(CorElementType.I4, "7L", "long")]
+    [InlineData(CorElementType.U4, "7L", "long")]
+    [InlineData(CorElementType.I8, "7UL", "ulong")]
+    [InlineData(CorElementType.I8, "5000000000u", "ulong")]
+    public void A_suffixed_literal_converts_only_where_csharp_converts_its_type(int elementType, string text, string literal)
+    {
+        var error = Assert.Throws<FormatException>(() => PrimitiveText.Parse(elementType, text));
+        Assert.Contains($"a {literal} literal has no implicit conversion", error.Message);
+    }
+
+    [Fact]
+    public void A_suffixed_literal_goes_into_a_type_wide_enough()
+    {
+        Assert.Equal(BitConverter.GetBytes(103u), PrimitiveText.Parse(CorElementType.U4, "103u"));
+        Assert.Equal(BitConverter.GetBytes(103L), PrimitiveText.Parse(CorElementType.I8, "103u"));
+        Assert.Equal(BitConverter.GetBytes(103UL), PrimitiveText.Parse(CorElementType.U8, "103L"));
+        Assert.Equal(BitConverter.GetBytes(103UL), PrimitiveText.Parse(CorElementType.U8, "103ul"));
+    }
 }

@@ -75,3 +75,38 @@ def test_set_variable_on_an_objects_member_evaluates_in_the_stopped_frame() -> N
         ok(peer.request("continue", {"threadId": paused.thread}))
         assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
         assert "Ada! 3 3 2 3 2\n" in output_of(peer)
+
+
+def test_evaluation_follows_csharp_where_it_is_strict() -> None:
+    """CompatSample `strict`: `Helper(2)` (a static of the enclosing type) from an instance
+    method, a closure and a nested type, in watches and in breakpoint conditions, and a
+    static of the base type; `this.Created` refused as C# refuses it (CS0176); a byte
+    set to `103u` refused (no implicit uint-to-byte conversion); sizeof of user structs."""
+    conditions = [{"marker": "strict_instance", "condition": "Helper(2) == 102"},
+                  {"marker": "strict_closure", "condition": "Helper(n) == 101"}, "strict_nested"]
+    with launched(TARGET, args=["strict"], markers=conditions, file="Strictness.cs") as peer:
+        paused = PausedAt(peer)
+        assert ok(paused.evaluate("Helper(2)"))["result"] == "102"
+        assert ok(paused.evaluate("BaseHelper(1)"))["result"] == "1001"  # a static of the base type
+        assert ok(paused.evaluate("Created"))["result"] == "3"
+        assert ok(paused.evaluate("Counter.Created"))["result"] == "3"
+        through_instance = paused.evaluate("this.Created")
+        assert through_instance["success"] is False and "CS0176" in through_instance["message"], through_instance
+        assert ok(paused.evaluate("sizeof(Pair)"))["result"] == "16"
+        assert ok(paused.evaluate("sizeof(Tiny)"))["result"] == "2"
+        assert ok(paused.evaluate("sizeof(Pair) + sizeof(int)"))["result"] == "20"
+        scope = ok(peer.request("scopes", {"frameId": paused.frame}))["scopes"][0]["variablesReference"]
+        refused = peer.request("setVariable", {"variablesReference": scope, "name": "small", "value": "103u"}, timeout=60)
+        assert refused["success"] is False and "uint" in refused["message"], refused
+        assert ok(peer.request("setVariable", {"variablesReference": scope, "name": "small", "value": "103"}))["value"] == "103"
+        ok(peer.request("continue", {"threadId": paused.thread}))
+        closure = PausedAt(peer)
+        assert ok(closure.evaluate("Helper(3)"))["result"] == "103"
+        assert ok(closure.evaluate("offset + _count"))["result"] == "7"
+        ok(peer.request("continue", {"threadId": closure.thread}))
+        nested = PausedAt(peer)
+        assert ok(nested.evaluate("Helper(4) + BaseHelper(0)"))["result"] == "1104"  # the outer type's and its base's
+        ok(peer.request("continue", {"threadId": nested.thread}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert "strict 115\n" in output_of(peer)  # (1 + 5 + 2) + 1 + 3 + 103
+        assert "could not be evaluated" not in output_of(peer), "both conditions call Helper and hold"

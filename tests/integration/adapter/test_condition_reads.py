@@ -7,28 +7,16 @@ A condition that is not C# is refused at setBreakpoints, not at the hit."""
 
 from __future__ import annotations
 
-import time
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from support.adapter_session import launched, ok, output_of, top_frame
+from support.adapter_session import launched, next_stop_or_end, ok, output_of, top_frame
 from support.dap_wire import WirePeer
 from support.targets import marker_line, target_source
 
 TARGET = "ConditionBench"
 ITERATIONS = 250
-
-
-def next_stop_or_end(peer: WirePeer, timeout: float = 120.0) -> dict[str, Any]:
-    """The next `stopped` or `terminated` event (taken off the peer's list; bounded wait)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        for event in peer.events:
-            if event["event"] in ("stopped", "terminated"):
-                peer.events.remove(event)
-                return event
-        peer.next_message(max(0.01, deadline - time.monotonic()))
 
 
 def stopped_iterations(peer: WirePeer) -> list[int]:

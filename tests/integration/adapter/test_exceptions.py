@@ -169,3 +169,55 @@ def test_without_just_my_code_a_debugger_non_user_code_catcher_is_user_code() ->
         assert not [e for e in peer.events if e["event"] == "stopped"]
     finally:
         peer.close()
+
+
+def test_a_leading_exclamation_mark_negates_the_whole_type_list() -> None:
+    """As VS Code's C# extension, vsdbg and netcoredbg read a filter's condition: `!A, B` is
+    every type but A and B (CompatSample `filters` throws a NullReferenceException, an
+    ArgumentNullException and an InvalidOperationException, catching each)."""
+    peer = WirePeer("--interpreter=vscode")
+    try:
+        ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
+        ok(peer.request("launch", {"program": str(target_dll("CompatSample")), "args": ["filters"]}, timeout=30))
+        condition = "!System.NullReferenceException, System.ArgumentNullException"
+        ok(peer.request("setExceptionBreakpoints", {"filters": [], "filterOptions": [
+            {"filterId": "all", "condition": condition}]}))
+        ok(peer.request("configurationDone"))
+        stopped = peer.wait_event("stopped", timeout=30)["body"]
+        assert stopped["reason"] == "exception" and "InvalidOperationException: invalid" in stopped["description"]
+        frame = top_frame(peer, stopped["threadId"])
+        assert frame["line"] == marker_line("CompatSample", "filters_throw", "Failures.cs")
+        ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+        assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] == 0
+        assert not [e for e in peer.events if e["event"] == "stopped"]
+        assert output_of(peer, "stdout").count("caught ") == 3
+    finally:
+        peer.close()
+
+
+def first_frame_with_source(peer: WirePeer, thread: int) -> dict[str, Any]:
+    """The frame VS Code shows at a stop: the first one with source."""
+    frames = ok(peer.request("stackTrace", {"threadId": thread}))["stackFrames"]
+    return next(f for f in frames if f.get("source", {}).get("path"))
+
+
+def test_an_exception_leaving_async_main_stops_at_the_users_line_once() -> None:
+    """Caught by async Main's own catch-all, it is rethrown in the compiler's `<Main>` (no
+    source) and kills the process: the unhandled stop is where it left the user's code, at
+    the throw before Main's first await, at Main's await after it; there is no second stop."""
+    where = {"crash": ("CompatSample.Program.Throwing()", marker_line("CompatSample", "throwing")),
+             "async_crash": ("CompatSample.Program.Main()", marker_line("CompatSample", "async_crash_await"))}
+    for mode, (name, line) in where.items():
+        peer = launch_compat(mode, [], just_my_code=True)
+        try:
+            stopped = peer.wait_event("stopped", timeout=30)["body"]
+            assert stopped["reason"] == "exception", mode
+            info = ok(peer.request("exceptionInfo", {"threadId": stopped["threadId"]}))
+            assert (info["exceptionId"], info["breakMode"]) == ("System.InvalidOperationException", "unhandled")
+            frame = first_frame_with_source(peer, stopped["threadId"])
+            assert (frame["name"], frame["line"]) == (name, line), mode
+            ok(peer.request("continue", {"threadId": stopped["threadId"]}))
+            assert peer.wait_event("exited", timeout=30)["body"]["exitCode"] != 0
+            assert not [e for e in peer.events if e["event"] == "stopped"], mode
+        finally:
+            peer.close()

@@ -93,8 +93,10 @@ def test_step_in_on_an_await_arrives_at_the_async_methods_first_line() -> None:
         finish(peer, thread)
 
 
-def test_step_over_the_end_of_a_resumed_async_method_arrives_after_the_callers_await() -> None:
-    """Steps(1) resumed on the thread pool after its awaits; its caller awaits it."""
+def test_step_over_the_end_of_a_resumed_async_method_arrives_on_the_callers_await() -> None:
+    """Steps(1) resumed on the thread pool after its awaits; its caller awaits it. The step
+    off its end stops on the caller's await line (as a step out does, and as a step off the
+    end of any method stops on its caller's call); the next one goes on past it."""
     last = marker_line(TARGET, "async_after_completed")
     with launched(TARGET, args=["async"], markers=[{"marker": "async_after_completed", "condition": "start == 1"}]) as peer:
         thread = peer.wait_event("stopped", timeout=30)["body"]["threadId"]
@@ -103,6 +105,8 @@ def test_step_over_the_end_of_a_resumed_async_method_arrives_after_the_callers_a
         assert where(frame) == ("InspectSample.Program.Steps()", last + 1)  # return value;
         thread, frame = step(peer, thread, "next")
         assert where(frame) == ("InspectSample.Program.Steps()", last + 2)  # }
+        thread, frame = step(peer, thread, "next")
+        assert where(frame) == ("InspectSample.Program.Caller()", marker_line(TARGET, "async_caller"))
         thread, frame = step(peer, thread, "next")
         assert where(frame) == ("InspectSample.Program.Caller()", marker_line(TARGET, "async_caller") + 1)
         ok(peer.request("continue", {"threadId": thread}))

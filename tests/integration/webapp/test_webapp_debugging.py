@@ -167,7 +167,7 @@ def test_terminate_is_answered_at_once_and_ends_the_app_gracefully() -> None:
 def test_a_stop_after_awaits_shows_the_awaiting_handler_and_stepping_off_the_end_arrives_there() -> None:
     """ComputeTotalAsync resumed on the thread pool: its awaiting endpoint lambda follows a
     label frame, named as written (`Program.<Main>$.AnonymousMethod__…`, no `<<Main>$>b__`),
-    and a step over its closing brace arrives in that lambda on the line after the await."""
+    and a step over its closing brace arrives in that lambda on its await line, then the next."""
     with debugged_webapp() as (peer, port):
         set_marker_breakpoints(peer, SERVICES, "compute-last")
         answer = request_in_background(port, "/orders/3/total")
@@ -187,7 +187,10 @@ def test_a_stop_after_awaits_shows_the_awaiting_handler_and_stepping_off_the_end
         stop, frame = stop_location(peer)
         thread = stop["threadId"]
         assert frame["line"] == marker_line(WEBAPP, "compute-last", SERVICES) + 1
-        ok(peer.request("next", {"threadId": thread}))
+        ok(peer.request("next", {"threadId": thread}))  # off the end: the caller's await line, as a step out
+        stop, frame = stop_location(peer)
+        assert stop["reason"] == "step" and at(frame, "get-total"), frame
+        ok(peer.request("next", {"threadId": stop["threadId"]}))
         stop, frame = stop_location(peer)
         assert stop["reason"] == "step" and at(frame, "get-total-after"), frame
         ok(peer.request("continue", {"threadId": stop["threadId"]}))

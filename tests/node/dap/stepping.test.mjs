@@ -1,7 +1,7 @@
 // Stepping as VS Code users know it, through VS Code's DebugClient on InspectSample: step in
 // enters an async method, passes over property getters and operators (enableStepFiltering),
 // steps into [DebuggerNonUserCode] only with justMyCode false, and a step over the end of a
-// resumed async method arrives after its caller's await. Every adapter message schema-checked.
+// resumed async method arrives on its caller's await line. Every adapter message schema-checked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markerLine, nextStopOrEnd, startClient, stopClient, targetDll, targetSource } from './support.mjs';
@@ -70,7 +70,7 @@ test('stepIn on `await Steps(1)` enters the async method, not its state machine 
   } finally { await stopClient(client, t); }
 });
 
-test('next over the end of a resumed async method arrives after the caller\'s await', async t => {
+test('next over the end of a resumed async method arrives on the caller\'s await, the next one after it', async t => {
   const client = await startClient();
   try {
     await client.hitBreakpoint({ program: targetDll(SAMPLE), args: ['async'] },
@@ -80,6 +80,8 @@ test('next over the end of a resumed async method arrives after the caller\'s aw
     let frame;
     for (let i = 0; i < 3; i++) ({ threadId, frame } = await step(client, 'next', threadId));
     assert.equal(frame.name, 'InspectSample.Program.Caller()');
+    assert.equal(frame.line, markerLine(SAMPLE, 'async_caller'));
+    ({ threadId, frame } = await step(client, 'next', threadId));
     assert.equal(frame.line, markerLine(SAMPLE, 'async_caller') + 1);
     await client.continueRequest({ threadId });
     assert.equal((await nextStopOrEnd(client)).event, 'terminated', 'no step left armed');

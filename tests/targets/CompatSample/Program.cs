@@ -7,6 +7,12 @@
 //   crash      throws an exception nobody catches (the process dies of it)
 //   nested     calls Nested.Helper.Run, whose file is Nested/Program.cs
 //   cwd        prints its working directory as `cwd <path>`
+//   await      AwaitSteps.Run: awaits of framework, step-through, non-user and user methods
+//   lines      Statements.Run: multi-line statements
+//   filters    throws and catches a NullReferenceException, an ArgumentNullException, an InvalidOperationException
+//   async_crash an exception leaves async Main after an await
+//   notmine    NotMine.Run: breakpoints in [DebuggerStepThrough] and [DebuggerNonUserCode] code
+//   strict     Counter.Run: evaluation where C# is strict (statics, literals, sizeof)
 using System.Diagnostics;
 
 namespace CompatSample;
@@ -59,6 +65,12 @@ public static class Program
             case "crash": Throwing(); break;
             case "cwd": Console.WriteLine($"cwd {Environment.CurrentDirectory}"); break;
             case "nested": Console.WriteLine($"nested {Nested.Helper.Run(4)}"); break;
+            case "await": Console.WriteLine($"await {await AwaitSteps.Run()}"); break;
+            case "lines": Statements.Run(); break;
+            case "filters": Failures.ThrowThree(); break;
+            case "async_crash": await Failures.FailLater(); break; // @bp async_crash_await
+            case "notmine": Console.WriteLine($"notmine {NotMine.Run()}"); break;
+            case "strict": Console.WriteLine($"strict {new Counter().Run(5)}"); break;
             default:
                 await Task.Delay(1);
                 Console.WriteLine($"sum {Compute(1) + Compute(2, "ab") + Compute() + Echo<int>(4) + Outer.Inner.Deep(5)}");

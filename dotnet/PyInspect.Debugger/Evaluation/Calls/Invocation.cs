@@ -99,9 +99,14 @@ public static class Invocation
         return sequence.Items.ToArray();
     }
 
-    public static bool HasMethod(RemoteValue target, string name) =>
+    /// <summary>The type itself declares a static method of that name taking that many arguments.</summary>
+    public static bool HasStaticMethod(TypeRef type, string name, int argumentCount) =>
+        ModuleMetadata.TryOpen(type.Module.Path) is { } md
+        && md.Methods(type.Token, name).Any(m => m.IsStatic && m.ParameterTypes.Count == argumentCount);
+
+    public static bool HasMethod(RemoteValue target, string name, bool instanceOnly = false) =>
         ValuePath.Dereference(target.Value) is ICorDebugValue2 typed && typed.GetExactType(out var type) >= 0
-        && Members.Levels(type).Any(l => l.Metadata.Methods(l.Token, name).Any());
+        && Members.Levels(type).Any(l => l.Metadata.Methods(l.Token, name).Any(m => !instanceOnly || !m.IsStatic));
 
     /// <summary>An instance method of a debuggee object (the most derived override), or an extension method.</summary>
     public static object? CallMethod(Interpreter interpreter, RemoteValue target, string name, List<object?> arguments, string text)

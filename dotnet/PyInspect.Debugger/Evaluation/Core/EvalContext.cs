@@ -205,6 +205,28 @@ public sealed class EvalContext(FrameInfo? frame, ModuleCatalog modules, IDebugg
         finally { Refresh(); }
     }
 
+    /// <summary>`sizeof` of a struct: the size the runtime gives a value of it (a zeroed one,
+    /// made by func-eval without its constructor, so no user code runs), as `sizeof` in an
+    /// unsafe context answers.</summary>
+    public int ValueTypeSize(ICorDebugType type, string text)
+    {
+        if (type.GetType(out int elementType) < 0 || elementType != CorElementType.ValueType)
+            throw new EvalException($"cannot take the size of '{text}': it is not a value type (CS0208)");
+        if (CallsRefused) throw new CallRefusedException($"a value of '{text}' made in the debuggee (to read its size)");
+        IDebuggeeCalls calls = Calls ?? throw new EvalException($"'sizeof({text})' needs func-eval, which is not available here");
+        if (type.GetClass(out var cls) < 0) throw new EvalException($"cannot read the class of '{text}'");
+        ICorDebugValue zeroed;
+        try { zeroed = calls.NewZeroed(ThreadId, cls, Values.TypeNames.TypeArguments(type)); }
+        catch (Exception error) when (error is EngineException or DebuggeeThrewException or EvalTimeoutException)
+        {
+            throw new EvalException($"cannot take the size of '{text}': {error.Message}");
+        }
+        finally { Refresh(); }
+        // the new value comes as a reference to its boxed copy; the struct itself holds the size
+        return Values.ValuePath.Dereference(zeroed) is { } value && value.GetSize(out uint size) >= 0 ? (int)size
+            : throw new EvalException($"cannot read the size of '{text}'");
+    }
+
     public ICorDebugValue NewPrimitive(int elementType, byte[] raw)
     {
         if (CallsRefused) throw new CallRefusedException("a value made in the debuggee (to pass to a call)");

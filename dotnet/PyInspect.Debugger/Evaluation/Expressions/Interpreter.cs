@@ -93,7 +93,8 @@ public sealed partial class Interpreter(EvalContext context)
         ArrayCreationExpressionSyntax { Initializer: { } initializer } => LocalArray(initializer.Expressions),
         ArrayCreationExpressionSyntax { Type.RankSpecifiers: [{ Sizes: [var size] }] } sized => DefaultArray(sized.Type.ElementType, size),
         CollectionExpressionSyntax collection => LocalArray(collection.Elements.Select(e => e is ExpressionElementSyntax x ? x.Expression : throw Unsupported(e))),
-        SizeOfExpressionSyntax size => Operators.SizeOf(TypeNameOf(size.Type)) ?? throw Unsupported(syntax),
+        SizeOfExpressionSyntax size => Operators.SizeOf(TypeNameOf(size.Type))
+            ?? context.ValueTypeSize(Types.Instantiate(size.Type, context).Instance, size.Type.ToString()),
         _ => throw Unsupported(syntax),
     };
 

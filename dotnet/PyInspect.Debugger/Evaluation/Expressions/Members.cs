@@ -31,6 +31,8 @@ public static class Members
         if (local is RemoteValue remote)
         {
             if (ValuePath.Dereference(remote.Value) is ICorDebugArrayValue array) return ArrayMember(array, name, ownerText);
+            if (StaticOwner(remote, name) is { } owner)
+                throw new EvalException($"'{owner}.{name}' cannot be accessed with an instance reference; qualify it with a type name instead (CS0176)");
             if (TryInstance(interpreter, remote, name, out object? value)) return value;
             throw new EvalException($"'{name}' is not a field or property of '{ownerText}' ({Display.RuntimeTypeName(remote)})");
         }
@@ -80,6 +82,20 @@ public static class Members
         if (property is null || property.GetIndexParameters().Length > 0)
             throw new EvalException($"'{name}' is not a field or property of '{ownerText}' ({Display.RuntimeTypeName(local)})");
         return property.GetValue(local);
+    }
+
+    /// <summary>The type declaring `name` when the object's member by that name (the most
+    /// derived one) is static; null when it is an instance member or there is none.</summary>
+    private static string? StaticOwner(RemoteValue self, string name)
+    {
+        if (ValuePath.Dereference(self.Value) is not ICorDebugValue2 typed || typed.GetExactType(out var type) < 0) return null;
+        foreach (var (_, _, md, token) in Levels(type))
+        {
+            bool? isStatic = md.Fields(token).FirstOrDefault(f => f.Name == name || ModuleMetadata.FieldDisplayName(f.Name) == name)?.IsStatic
+                ?? md.Properties(token).FirstOrDefault(p => p.Name == name && p.IndexCount == 0)?.IsStatic;
+            if (isStatic is { } found) return found ? md.GetTypeName(token) : null;
+        }
+        return null;
     }
 
     /// <summary>An instance field or property of a debuggee object, looked up from the runtime type down to its bases.</summary>

@@ -67,9 +67,11 @@ public sealed partial class Interpreter
 
     private object? CallImplicit(string name, List<object?> values, string text)
     {
-        if (This() is { } self && Invocation.HasMethod(new RemoteValue(self), name))
+        if (This() is { } self && Invocation.HasMethod(new RemoteValue(self), name, instanceOnly: true))
             return Invocation.CallMethod(this, new RemoteValue(self), name, values, text);
-        if (Types.EnclosingType(context) is { } enclosing) return Invocation.CallStatic(this, enclosing, name, values, text);
+        if (Types.StaticScopes(context).FirstOrDefault(scope => Invocation.HasStaticMethod(scope, name, values.Count)) is { } owner)
+            return Invocation.CallStatic(this, owner, name, values, text);
+        if (Types.EnclosingType(context) is { } enclosing) return Invocation.CallStatic(this, enclosing, name, values, text);  // its refusal names the type
         throw new EvalException($"'{name}' is not a method of this type");
     }
 }

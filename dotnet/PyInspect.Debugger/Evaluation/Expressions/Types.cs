@@ -106,6 +106,30 @@ public static class Types
         return new TypeRef(module, token, md.GetTypeName(token));
     }
 
+    /// <summary>Where C# finds an unqualified static member: the enclosing type and its bases,
+    /// then each type it is nested in and their bases (a base in another module by its name).</summary>
+    public static IEnumerable<TypeRef> StaticScopes(EvalContext context)
+    {
+        for (TypeRef? scope = EnclosingType(context); scope is not null; scope = Outer(scope))
+            for (TypeRef? level = scope; level is not null; level = BaseOf(level, context))
+                yield return level;
+    }
+
+    private static TypeRef? Outer(TypeRef type) =>
+        ModuleMetadata.TryOpen(type.Module.Path) is { } md && md.DeclaringTypeOf(type.Token) is int outer
+            ? new TypeRef(type.Module, outer, md.GetTypeName(outer)) : null;
+
+    private static TypeRef? BaseOf(TypeRef type, EvalContext context)
+    {
+        if (ModuleMetadata.TryOpen(type.Module.Path) is not { } md || md.GetBaseType(type.Token) is not var (token, external)) return null;
+        if (external is null) return new TypeRef(type.Module, token, md.GetTypeName(token));
+        if (external is "System.Object" or "System.ValueType" or "System.Enum") return null;
+        foreach (var module in context.Modules.All())
+            if (ModuleMetadata.TryOpen(module.Path) is { } other && other.FindType(external) is { } found)
+                return new TypeRef(module, found, other.GetTypeName(found));
+        return null;
+    }
+
     /// <summary>`value is T`: local values by their .NET type, debuggee objects by runtime type, bases and interfaces.</summary>
     public static bool IsInstance(object? value, string typeName, EvalContext context)
     {

@@ -91,6 +91,11 @@ public sealed class BreakpointTable
     /// <summary>launch/attach `sourceFileMap`: requests name local paths, PDBs build paths.</summary>
     public SourceFileMap Map { get; set; } = SourceFileMap.Empty;
 
+    /// <summary>launch/attach `justMyCode`: under it no breakpoint binds in code the user
+    /// marked as not theirs ([DebuggerStepThrough], [DebuggerNonUserCode] on the method or
+    /// its type), as Visual Studio's just my code does not stop there.</summary>
+    public bool JustMyCode { get; set; } = true;
+
     /// <summary>Replace a file's breakpoints. One at a line asked for before (VS Code re-sends
     /// the whole file at every edit) is the same breakpoint: same id, hit count and bindings.
     /// The new ones are bound against modules already loaded; the dropped ones deactivated.</summary>
@@ -109,12 +114,15 @@ public sealed class BreakpointTable
                 same.Request = request;
                 return same;
             }).ToList();
+            var unbound = new List<(string ModulePath, int MethodToken, int IlOffset, ICorDebugFunctionBreakpoint Handle)>();
             foreach (var dropped in previous.Except(kept).Concat(kept.Where(bp => bp.Code.Error is not null)))
             {
-                foreach (var binding in dropped.Bindings) binding.Handle.Activate(0);
+                unbound.AddRange(dropped.Bindings);
                 dropped.Bindings.Clear();
             }
             _bySource[sourcePath] = result;
+            foreach (var binding in unbound)
+                if (SharedHandle(binding.ModulePath, binding.MethodToken, binding.IlOffset) is null) binding.Handle.Activate(0);
             foreach (var module in modules)
                 foreach (var bp in result) Bind(bp, module);
             return result;
@@ -155,19 +163,30 @@ public sealed class BreakpointTable
             bp.Message = $"ambiguous: '{bp.SourcePath}' could be any of {string.Join(", ", candidates)}; give more of its path";
         foreach (var location in module.Symbols.ResolveLine(buildPath, bp.Request.Line))
         {
-            if (MethodTraits.Open(module.Path).IsHidden(location.MethodToken))
+            if (WhyNotStopping(module.Path, location.MethodToken) is { } why)
             {
-                bp.Message = "not set: the line is in a [DebuggerHidden] method, where the debugger does not stop";
+                bp.Message = why;
                 continue;
             }
-            if (module.Module.GetFunctionFromToken(location.MethodToken, out var function) < 0) continue;
-            if (function.GetILCode(out var code) < 0) continue;
-            if (code.CreateBreakpoint((uint)location.IlOffset, out var handle) < 0) continue;
-            handle.Activate(1);
+            if (HandleAt(module, location.MethodToken, location.IlOffset) is not { } handle) continue;
             bp.Bindings.Add((module.Path, location.MethodToken, location.IlOffset, handle));
             bp.Line = location.Line;
             bp.Column = location.Column;
         }
+    }
+
+    /// <summary>Why a breakpoint is not set in the method: [DebuggerHidden] always; under just
+    /// my code, [DebuggerStepThrough] and [DebuggerNonUserCode] (an async method's kickoff
+    /// stub, marked step-through by the compiler, never holds a line). Null: it may stop there.</summary>
+    private string? WhyNotStopping(string modulePath, int methodToken)
+    {
+        MethodTraits traits = MethodTraits.Open(modulePath);
+        if (traits.IsHidden(methodToken)) return "not set: the line is in a [DebuggerHidden] method, where the debugger does not stop";
+        if (!JustMyCode) return null;
+        string? mark = traits.StepThrough.Contains(methodToken) ? "[DebuggerStepThrough]"
+            : traits.NonUserCode.Contains(methodToken) ? "[DebuggerNonUserCode]" : null;
+        return mark is null ? null
+            : $"not set: the line is in {mark} code, where just my code does not stop (justMyCode: false stops there)";
     }
 
     /// <summary>Every method the name means (FunctionName: overloads, generics, nested
@@ -181,28 +200,49 @@ public sealed class BreakpointTable
         {
             (int token, int offset) = metadata.StateMachineMoveNext(method) is { } moveNext
                 && module.Symbols?.FirstStatementOffset(moveNext) is { } first ? (moveNext, first) : (method, 0);
-            if (module.Module.GetFunctionFromToken(token, out var target) < 0) continue;
-            if (target.GetILCode(out var code) < 0 || code.CreateBreakpoint((uint)offset, out var handle) < 0) continue;
-            handle.Activate(1);
+            if (WhyNotStopping(module.Path, token) is { } why)
+            {
+                bp.Message = why;
+                continue;
+            }
+            if (HandleAt(module, token, offset) is not { } handle) continue;
             bp.Bindings.Add((module.Path, token, offset, handle));
             if (bp.Column is null && module.Symbols?.GetSourceSpan(token, offset) is { } span)
                 (bp.SourcePath, bp.Line, bp.Column) = (Map.ToLocal(span.SourcePath), span.Line, span.Column);
         }
     }
 
-    /// <summary>Our breakpoint behind an ICorDebug breakpoint that fired, and where it is bound, or null.</summary>
-    public (SourceBreakpoint Breakpoint, BoundAt At)? Find(ICorDebugFunctionBreakpoint hit)
+    /// <summary>The one active ICorDebug breakpoint at a location, shared by every breakpoint
+    /// bound there (lines of one multi-line statement, a function and a line breakpoint), so
+    /// the program stops there once; made when the location has none yet.</summary>
+    private ICorDebugFunctionBreakpoint? HandleAt(LoadedModule module, int methodToken, int ilOffset)
     {
-        if (hit.GetFunction(out var function) < 0 || hit.GetOffset(out uint offset) < 0) return null;
+        if (SharedHandle(module.Path, methodToken, ilOffset) is { } shared) return shared;
+        if (module.Module.GetFunctionFromToken(methodToken, out var function) < 0) return null;
+        if (function.GetILCode(out var code) < 0 || code.CreateBreakpoint((uint)ilOffset, out var handle) < 0) return null;
+        handle.Activate(1);
+        return handle;
+    }
+
+    private ICorDebugFunctionBreakpoint? SharedHandle(string modulePath, int methodToken, int ilOffset) =>
+        _bySource.Values.SelectMany(list => list).SelectMany(bp => bp.Bindings)
+            .Where(b => b.ModulePath == modulePath && b.MethodToken == methodToken && b.IlOffset == ilOffset)
+            .Select(b => b.Handle).FirstOrDefault();
+
+    /// <summary>Our breakpoints behind an ICorDebug breakpoint that fired (every one bound
+    /// there, in the order they were asked for), and where they are bound; empty when none.</summary>
+    public (IReadOnlyList<SourceBreakpoint> Breakpoints, BoundAt At) Find(ICorDebugFunctionBreakpoint hit)
+    {
+        if (hit.GetFunction(out var function) < 0 || hit.GetOffset(out uint offset) < 0) return ([], new BoundAt("", 0, 0));
         function.GetToken(out int token);
         function.GetModule(out var module);
         string path = DebuggerEngine.ModuleName(module);
         lock (_gate)
         {
-            foreach (var bp in _bySource.Values.SelectMany(list => list))
-                if (bp.Bindings.Any(b => b.ModulePath == path && b.MethodToken == token && b.IlOffset == (int)offset))
-                    return (bp, new BoundAt(path, token, (int)offset));
+            var here = _bySource.Values.SelectMany(list => list)
+                .Where(bp => bp.Bindings.Any(b => b.ModulePath == path && b.MethodToken == token && b.IlOffset == (int)offset))
+                .OrderBy(bp => bp.Id).ToList();
+            return (here, new BoundAt(path, token, (int)offset));
         }
-        return null;
     }
 }

@@ -19,6 +19,13 @@ public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
         set => _table.Map = value;
     }
 
+    /// <summary>launch/attach `justMyCode`: no breakpoint binds in code marked as not the user's.</summary>
+    public bool JustMyCode
+    {
+        get => _table.JustMyCode;
+        set => _table.JustMyCode = value;
+    }
+
     /// <summary>A file's whole set (or, by BreakpointTable.FunctionsKey, the function
     /// breakpoints), bound now where modules are loaded, pending until one loads.</summary>
     public IReadOnlyList<SourceBreakpoint> Replace(string key, IReadOnlyList<BreakpointRequest> requests) =>
@@ -30,26 +37,35 @@ public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
     public IReadOnlyList<SourceBreakpoint> BindModule(LoadedModule module) => _table.BindModule(module);
 
     /// <summary>A breakpoint callback: the stop it leads to, or null to run on (not ours, a
-    /// condition that does not hold, a hit count not reached, a log point).</summary>
+    /// condition that does not hold, a hit count not reached, a log point). Every breakpoint
+    /// bound at the location is asked; the stop names each one that stops.</summary>
     public StopEvent? Hit(uint threadId, ICorDebugFunctionBreakpoint breakpoint)
     {
-        if (_table.Find(breakpoint) is not var (bp, at)) return null;
+        var (here, at) = _table.Find(breakpoint);
+        var stopping = new JsonArray();
+        foreach (SourceBreakpoint bp in here)
+            if (Stops(threadId, bp, at)) stopping.Add(bp.Id);
+        return stopping.Count > 0 ? new StopEvent("breakpoint", threadId, stopping) : null;
+    }
+
+    private bool Stops(uint threadId, SourceBreakpoint bp, BoundAt at)
+    {
         BreakpointCode code = bp.Code;
         if (code.Condition is { } condition)
         {
-            if (!evaluator.ConditionHolds(threadId, at, condition, out string? why)) return null;
+            if (!evaluator.ConditionHolds(threadId, at, condition, out string? why)) return false;
             if (why is not null)
             {
                 debuggee.SendOutput("console", $"Breakpoint condition '{condition.Text}' could not be evaluated, so the breakpoint stopped: {why}\n");
-                return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
+                return true;
             }
         }
-        if (!bp.CountHit()) return null;
+        if (!bp.CountHit()) return false;
         if (code.Log is { } message)
         {
             debuggee.SendOutput("console", evaluator.LogMessage(threadId, at, message) + "\n");
-            return null;
+            return false;
         }
-        return new StopEvent("breakpoint", threadId, new JsonArray(bp.Id));
+        return true;
     }
 }

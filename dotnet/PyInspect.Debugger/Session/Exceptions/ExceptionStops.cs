@@ -3,12 +3,14 @@
 // where one is about to go unhandled, or leaves user code for a catcher that is not user
 // code (no source; under just-my-code also [DebuggerNonUserCode], [DebuggerStepThrough]
 // and [DebuggerHidden] code). An exception about to kill the process always stops, with
-// any filters or none, as netcoredbg and vsdbg stop: the user sees where it died. A filter's condition (DAP filterOptions) names the
-// exception types to stop on, comma-separated, "!" before a name to exclude it.
+// any filters or none, as netcoredbg and vsdbg stop: the user sees where it died (for one
+// leaving async Main, where it left the user's code, not in the compiler's `<Main>`). A filter's condition (DAP filterOptions) names the
+// exception types to stop on, separated by commas or spaces; a leading "!" negates the list.
 using System.Text.Json.Nodes;
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 using PyInspect.Debugger.Protocol;
+using PyInspect.Debugger.Symbols;
 
 namespace PyInspect.Debugger.Session;
 
@@ -26,14 +28,14 @@ public sealed class ExceptionStops(Debuggee debuggee, StepFilter stepFilter)
             ["filter"] = "all", ["label"] = "All Exceptions", ["default"] = false,
             ["description"] = "Stop where any exception is thrown, even one the code catches.",
             ["supportsCondition"] = true,
-            ["conditionDescription"] = "Exception types, comma-separated (e.g. System.InvalidOperationException, !System.OperationCanceledException)",
+            ["conditionDescription"] = "Exception types separated by commas or spaces; a leading ! means all but these (e.g. !System.OperationCanceledException System.TimeoutException)",
         },
         new JsonObject
         {
             ["filter"] = "user-unhandled", ["label"] = "User-Unhandled Exceptions", ["default"] = true,
             ["description"] = "Stop where an exception is about to go unhandled.",
             ["supportsCondition"] = true,
-            ["conditionDescription"] = "Exception types, comma-separated",
+            ["conditionDescription"] = "Exception types separated by commas or spaces; a leading ! means all but these",
         },
     ];
 
@@ -56,6 +58,10 @@ public sealed class ExceptionStops(Debuggee debuggee, StepFilter stepFilter)
         // Caught only by the catch-all of an async method's state machine: unhandled as far as
         // the user's code goes (the task carries it on); stop at the throw, as it happens.
         bool asyncUnhandled = eventType == CatchHandlerFound && IsAsyncCatchAll(handler);
+        // Caught by async Main's own catch-all: its task's awaiter in the compiler's `<Main>`
+        // rethrows it and the process dies, so this is the unhandled stop, made here while the
+        // thread is still in the user's code.
+        bool leavesMain = asyncUnhandled && IsUserEntry(handler!);
         if (debuggee.Thread(threadId) is not { } thread) return null;
         bool wantsUserUnhandled;
         lock (_exceptionGate) wantsUserUnhandled = _exceptionFilters.ContainsKey("user-unhandled");
@@ -67,26 +73,46 @@ public sealed class ExceptionStops(Debuggee debuggee, StepFilter stepFilter)
             _ => asyncUnhandled || leavesUserCode ? "user-unhandled" : null,
         };
         if (filterId is null) return null;
+        bool unhandled = eventType == Unhandled || leavesMain;
         ExceptionTypeFilter? filter;
         lock (_exceptionGate)
         {
             // An exception about to kill the process stops whatever the filters say.
-            filter = eventType == Unhandled ? ExceptionTypeFilter.Any : _exceptionFilters.GetValueOrDefault(filterId);
+            filter = unhandled ? ExceptionTypeFilter.Any : _exceptionFilters.GetValueOrDefault(filterId);
         }
         if (filter is null || thread.GetCurrentException(out var exception) < 0) return null;
-        if (filterId == "user-unhandled" && eventType == CatchHandlerFound && !FirstUserUnhandledStop(exception)) return null;
+        if (!FirstUnhandledStop(exception, eventType, leavesMain)) return null;
+        if (!unhandled && filterId == "user-unhandled" && eventType == CatchHandlerFound && !FirstUserUnhandledStop(exception)) return null;
         string stack = ExceptionDetails.FormatFrames(debuggee.Walk(threadId, thread, 200));
         ExceptionDetails details = ExceptionDetails.Read(exception, stack);
         if (!filter.Matches(details.TypeName)) return null;
         bool userUnhandled = asyncUnhandled || leavesUserCode;
-        string breakMode = eventType == Unhandled ? "unhandled" : userUnhandled ? "userUnhandled" : "always";
+        string breakMode = unhandled ? "unhandled" : userUnhandled ? "userUnhandled" : "always";
         lock (_exceptionGate) _currentExceptions[threadId] = (breakMode, details);
-        string what = eventType == Unhandled ? "Unhandled exception"
+        string what = unhandled ? "Unhandled exception"
             : asyncUnhandled ? "Exception not handled in user code (the async method's task carries it)"
             : leavesUserCode ? "Exception not handled in user code (code without source catches it)" : "Exception thrown";
         return new StopEvent("exception", threadId, Description: $"{what}: {details.TypeName}: {details.Message}",
             Text: details.TypeName);
     }
+
+    private ulong _leftMain;
+
+    /// <summary>One unhandled stop per exception: the one that left async Main stopped where it
+    /// left the user's code, so the runtime's unhandled event for it (in `<Main>`, without
+    /// source) is not a second one.</summary>
+    private bool FirstUnhandledStop(ICorDebugValue exception, int eventType, bool leavesMain)
+    {
+        if (!leavesMain && eventType != Unhandled) return true;
+        if (exception is not ICorDebugReferenceValue reference || reference.GetValue(out ulong address) < 0) return true;
+        if (leavesMain) Interlocked.Exchange(ref _leftMain, address);
+        return leavesMain || Interlocked.Read(ref _leftMain) != address;
+    }
+
+    /// <summary>The handler is in the user's Main (its async state machine's MoveNext).</summary>
+    private bool IsUserEntry(ExceptionHandlerSite handler) =>
+        debuggee.Modules.Find(handler.ModulePath) is { Symbols: { } symbols, Metadata: { } metadata }
+        && UserEntry.Find(metadata, symbols)?.MethodToken == handler.MethodToken;
 
     /// <summary>Just-my-code's user-unhandled: the exception passes through user code (a frame
     /// with source between the throw and the handler) and is caught by code without source, as
@@ -136,10 +162,14 @@ public sealed class ExceptionStops(Debuggee debuggee, StepFilter stepFilter)
     }
 }
 
-/// <summary>Which exception types a filter stops on: all, or those listed (minus "!" exclusions).</summary>
+/// <summary>Which exception types a filter stops on, read as VS Code's C# extension, vsdbg
+/// and netcoredbg read a filter's condition: type names separated by commas or spaces; a
+/// leading "!" negates the whole list ("!A, B": every type but A and B). A "!" before a later
+/// item excludes that one type, as before.</summary>
 public sealed class ExceptionTypeFilter
 {
     public static readonly ExceptionTypeFilter Any = new([], []);
+    private static readonly char[] Separators = [',', ' ', '\t'];
     private readonly HashSet<string> _include;
     private readonly HashSet<string> _exclude;
 
@@ -147,13 +177,17 @@ public sealed class ExceptionTypeFilter
 
     public static ExceptionTypeFilter Parse(string? condition)
     {
+        string text = (condition ?? "").Trim();
+        bool negated = text.StartsWith('!');
+        if (negated) text = text[1..];
         var include = new HashSet<string>(StringComparer.Ordinal);
         var exclude = new HashSet<string>(StringComparer.Ordinal);
-        foreach (string part in (condition ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
+        foreach (string part in text.Split(Separators, StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
         {
             if (part.StartsWith('!')) exclude.Add(part[1..].Trim());
-            else include.Add(part);
+            else (negated ? exclude : include).Add(part);
         }
+        exclude.Remove("");
         return new ExceptionTypeFilter(include, exclude);
     }
 

@@ -2,8 +2,8 @@
 // its caller is not on the stack, it resumes when the method's task completes, maybe on
 // this thread (inside SetResult) or another. As Visual Studio does, the step goes on to
 // the awaiting caller: the same wait-completion notification a step out uses (AsyncStepOut)
-// leads back to it, and a step over from there finishes the caller's await statement, so
-// the stop is on the line after its await.
+// leads back to it, and the stop is on the caller's await line, as a step out of the method
+// stops there (and as a step off the end of any method stops on its caller's call).
 using PyInspect.Debugger.Engine;
 using PyInspect.Debugger.Frames;
 
@@ -11,17 +11,10 @@ namespace PyInspect.Debugger.Session;
 
 public sealed class AsyncStepOffEnd(Debuggee debuggee, AsyncStepOut asyncStepOut)
 {
-    /// <summary>A step over the end of an async method reached its caller through a step out:
-    /// when that step out returns, step over the rest of the caller's await statement.</summary>
-    private bool _steppingOffAsyncEnd;
-
-    public void Reset() => _steppingOffAsyncEnd = false;
-
-    /// <summary>Before a step over: on an async method's closing brace (past the catch-all
-    /// around its body), after it has awaited, arm the way back to the awaiting caller.</summary>
+    /// <summary>Before a step over or in: on an async method's closing brace (past the
+    /// catch-all around its body), after it has awaited, arm the way back to the awaiting caller.</summary>
     public void Prepare(uint threadId, ICorDebugThread thread)
     {
-        _steppingOffAsyncEnd = false;
         FrameInfo? top = debuggee.Walk(threadId, thread, 1).FirstOrDefault();
         if (top?.Module?.Symbols is not { } symbols || !StateMachineFrames.IsMoveNext(top)
             || symbols.AsyncCatchHandlerOffset(top.MethodToken) is not int handler) return;
@@ -31,16 +24,6 @@ public sealed class AsyncStepOffEnd(Debuggee debuggee, AsyncStepOut asyncStepOut
         // ends its step there, as any step off the end of user code does.
         var frames = debuggee.Walk(threadId, thread, 64);
         if (AsyncCallStack.Callers(frames, debuggee.Modules).FirstOrDefault()?.Source is null) return;
-        _steppingOffAsyncEnd = asyncStepOut.Prepare(threadId, thread);
-    }
-
-    /// <summary>The step out to the awaiting caller returned there, inside its await
-    /// statement: true when the rest of it is to be stepped over (the step goes on).</summary>
-    public bool GoesOn(uint threadId, ICorDebugThread thread, CorDebugStepReason reason)
-    {
-        if (!_steppingOffAsyncEnd || reason != CorDebugStepReason.Return || asyncStepOut.IsArmed) return false;
-        _steppingOffAsyncEnd = false;
-        FrameInfo? top = debuggee.Walk(threadId, thread, 1).FirstOrDefault();
-        return top?.Module?.Symbols is { } symbols && !StepInOn.AtStatementStart(top, symbols);
+        asyncStepOut.Prepare(threadId, thread);
     }
 }

@@ -1,7 +1,8 @@
 // Stepping out of an async method that has already awaited: its caller is no longer on the
 // stack (the method was resumed by the thread pool), so a plain step out finds no user code
-// to return to. As Visual Studio does, the method's task is asked to notify the debugger when
-// its awaiter reads the result (Task.SetNotificationForWaitCompletion, by func-eval); the
+// to return to. As Visual Studio does, the method's task (and, when the caller awaits it
+// through Task.WhenAll, the combinator's promise) is asked to notify the debugger when its
+// awaiter reads the result (Task.SetNotificationForWaitCompletion, by func-eval); the
 // runtime then calls Task.NotifyDebuggerOfWaitCompletion on the awaiting caller's thread,
 // where a breakpoint catches it and a step out lands in the caller's code.
 using PyInspect.Debugger.Engine;
@@ -34,21 +35,27 @@ public sealed class AsyncStepOut(Debuggee debuggee)
             || top.Module?.Symbols?.AsyncCatchHandlerOffset(top.MethodToken) is null)
             return false;
         if (frames.Skip(1).Any(f => f.Source is not null)) return false;  // still in its first, synchronous part
-        if (top.Frame.GetArgument(0, out var machine) < 0 || StateMachineFrames.MethodTask(machine) is not { } task) return false;
+        if (top.Frame.GetArgument(0, out var machine) < 0 || StateMachineFrames.MethodTask(machine) is not { } own) return false;
+        ICorDebugValue task = AsyncCallStack.AwaitedTask(own) ?? own;  // through Task.WhenAll: the promise its awaiter reads
         if (CoreLibraryFunction("System.Threading.Tasks.Task", "NotifyDebuggerOfWaitCompletion") is not { } notify
             || CoreLibraryFunction("System.Threading.Tasks.Task", "SetNotificationForWaitCompletion") is not { } setNotification)
             return false;
         if (ObjectHandles.HoldStrongly(task) is not { } handle) return false;
+        // A combinator's promise notifies only when one of its tasks asks to: both are asked.
+        ICorDebugHandleValue? ownHandle = ReferenceEquals(task, own) ? null : ObjectHandles.HoldStrongly(own);
         try
         {
             IDebuggeeCalls calls = debuggee.Calls;
-            calls.Call(threadId, setNotification, [], [handle, calls.NewPrimitive(threadId, CorElementType.Boolean, [1])]);
+            foreach (ICorDebugHandleValue notified in (ICorDebugHandleValue?[])[ownHandle, handle])
+                if (notified is not null)
+                    calls.Call(threadId, setNotification, [], [notified, calls.NewPrimitive(threadId, CorElementType.Boolean, [1])]);
         }
         catch (Exception error) when (error is EngineException or DebuggeeThrewException or EvalTimeoutException)
         {
             handle.Dispose();
             return false;
         }
+        finally { ownHandle?.Dispose(); }
         if (notify.GetILCode(out var code) < 0 || code.CreateBreakpoint(0, out var breakpoint) < 0)
         {
             handle.Dispose();

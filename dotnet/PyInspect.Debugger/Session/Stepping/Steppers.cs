@@ -19,6 +19,7 @@ public sealed class Steppers
     private readonly StepInOn _stepIn;
     private readonly AsyncStepOffEnd _stepOffAsyncEnd;
     private ICorDebugStepper? _activeStepper;
+    private StepKind _kind;  // the step the user asked for: it carries on so where an await resumes
 
     public Steppers(Debuggee debuggee, StepFilter stepFilter)
     {
@@ -29,14 +30,20 @@ public sealed class Steppers
         _stepOffAsyncEnd = new AsyncStepOffEnd(debuggee, _asyncStepOut);
     }
 
-    /// <summary>Starts a step on the thread (the process is resumed by the caller).</summary>
+    /// <summary>Starts a step on the thread (the process is resumed by the caller). A step
+    /// over or in on a statement holding an await follows its state machine (a step in that
+    /// enters no user method lands on the next line, as a step over does), and one on an
+    /// async method's closing brace goes on to its awaiting caller.</summary>
     public void Begin(uint threadId, ICorDebugThread thread, StepKind kind)
     {
         _stepIn.Reset();
-        if (kind == StepKind.Over) _asyncStep.Prepare(threadId, thread);
-        else _asyncStep.End();
-        if (kind == StepKind.Over) _stepOffAsyncEnd.Prepare(threadId, thread);
-        else _stepOffAsyncEnd.Reset();
+        _kind = kind;
+        if (kind == StepKind.Out) _asyncStep.End();
+        else
+        {
+            _asyncStep.Prepare(threadId, thread);
+            _stepOffAsyncEnd.Prepare(threadId, thread);
+        }
         if (kind == StepKind.Out && _asyncStepOut.Prepare(threadId, thread))
             _activeStepper = null;  // the caller is reached through the task's completion, not the stack
         else
@@ -87,12 +94,6 @@ public sealed class Steppers
             _activeStepper = SimpleStepper.Begin(threadId, thread, goesOn, _debuggee.Modules);
             return null;
         }
-        if (_stepOffAsyncEnd.GoesOn(threadId, thread, reason))
-        {
-            _asyncStep.Prepare(threadId, thread);  // the caller's statement may itself await further
-            _activeStepper = SimpleStepper.Begin(threadId, thread, StepKind.Over, _debuggee.Modules);
-            return null;
-        }
         if (_debuggee.Walk(threadId, thread, 1).FirstOrDefault()?.Source is null)
         {
             if (_debuggee.Walk(threadId, thread, 64).Skip(1).Any(f => f.Source is not null))
@@ -108,7 +109,7 @@ public sealed class Steppers
     {
         if (_asyncStep.IsResume(threadId, breakpoint, out var resumed))
         {
-            if (resumed is not null) Restart(threadId, resumed, StepKind.Over);
+            if (resumed is not null) Restart(threadId, resumed, _kind);
             return true;
         }
         if (_asyncStepOut.IsNotification(threadId, breakpoint, out var caller))
