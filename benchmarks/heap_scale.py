@@ -1,7 +1,7 @@
 """Production-size heaps: the whole graph of an app-shaped heap, its time and memory per object.
 
     .venv/bin/python benchmarks/heap_scale.py --objects 10000000 [--sources live dump] [--clrmd]
-        [--checkout /path/to/another/pyinspect] [--work-folder DIR --memory-limit BYTES]
+        [--checkouts /path/to/main .] [--work-folder DIR --memory-limit BYTES]
 
 Starts HeapTruth holding about N objects shaped like an application's heap (customers,
 orders, strings, decimals, small arrays, back references, LOH buffers and arrays of
@@ -15,7 +15,7 @@ and disk-backed arrays are file pages, not counted there), bytes per object of b
 beyond what the process held once the target was open, and the graph arrays' own peak.
 `--clrmd` adds a plain ClrMD program walking every object and reference of the live
 process and listing its roots (benchmarks/HeapWalkBaseline), for the sizes where it finishes.
-`--checkout` analyses with another checkout's code (e.g. main before a change), same heap.
+`--checkouts` analyses the same heap with each checkout's code in turn (main before a change, then this).
 """
 
 from __future__ import annotations
@@ -97,7 +97,8 @@ def analyse(checkout: Path, source: str, where: str, folder: str | None, limit: 
     return result
 
 
-def run(count: int, sources: list[str], checkout: Path, clrmd: bool, folder: str | None, limit: int) -> list[dict[str, Any]]:
+def run(count: int, sources: list[str], checkouts: list[Path], clrmd: bool, folder: str | None,
+        limit: int) -> list[dict[str, Any]]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="heap-scale-") as scratch:
         ready = Path(scratch) / "ready.json"
@@ -115,33 +116,34 @@ def run(count: int, sources: list[str], checkout: Path, clrmd: bool, folder: str
                     start = time.perf_counter()
                     where = str(create_dump(proc.pid, Path(scratch) / "heap.dmp", timeout=3600))
                     print(f"dump written in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-                rows.append({"source": source, "count": count, "load": os.getloadavg()[0],
-                             **analyse(checkout, source, where, folder, limit)})
-                print(json.dumps(rows[-1]), file=sys.stderr)
+                for checkout in checkouts:
+                    rows.append({"source": source, "count": count, "load": os.getloadavg()[0], "code": checkout.name,
+                                 **analyse(checkout, source, where, folder, limit)})
+                    print(json.dumps(rows[-1]), file=sys.stderr)
         finally:
             proc.kill()
             proc.wait(timeout=60)
     return rows
 
 
-def report(rows: list[dict[str, Any]], label: str) -> None:
+def report(rows: list[dict[str, Any]]) -> None:
     gib = 2**30
-    print(f"{'code':>6} {'source':>24} {'objects':>12} {'refs':>12} {'wall s':>7} {'graph s':>7} {'peak GiB':>8} "
+    print(f"{'code':>10} {'source':>20} {'objects':>12} {'refs':>12} {'wall s':>7} {'graph s':>7} {'peak GiB':>8} "
           f"{'B/obj':>6} {'anon GiB':>8} {'B/obj':>6} {'arrays B/obj':>12} {'load':>5}")
     for r in rows:
         if r.get("clrmd"):
-            print(f"{'ClrMD':>6} {r['source']:>24} {r['objects']:>12,} {r['edges']:>12,} {r['wall']:>7.1f}")
+            print(f"{'ClrMD':>10} {r['source']:>20} {r['objects']:>12,} {r['edges']:>12,} {r['wall']:>7.1f}")
             continue
         n = r["objects"]
         arrays = f"{r['array_peak'] / n:>12.1f}" if r["array_peak"] is not None else f"{'n/a':>12}"
         source = r["source"] + (" (disk)" if r["work_folder"] else "")
-        print(f"{label:>6} {source:>24} {n:>12,} {r['edges']:>12,} {r['wall']:>7.1f} {r['graph']:>7.1f} "
+        print(f"{r['code']:>10} {source:>20} {n:>12,} {r['edges']:>12,} {r['wall']:>7.1f} {r['graph']:>7.1f} "
               f"{r['hwm'] / gib:>8.2f} {(r['hwm'] - r['rss_open']) / n:>6.1f} {r['peak_anon'] / gib:>8.2f} "
               f"{(r['peak_anon'] - r['anon_open']) / n:>6.1f} {arrays} {r['load']:>5.1f}")
     for r in rows:
         if not r.get("clrmd"):
             phases = ", ".join(f"{k} {v:.2f}" for k, v in r["phases"].items())
-            print(f"{label:>6} {r['source']:>6} {r['count']:,}: open {r['open']:.1f} s, graph phases (s): {phases}; "
+            print(f"{r['code']:>10} {r['source']:>6} {r['count']:,}: open {r['open']:.1f} s, graph phases (s): {phases}; "
                   f"queries {r['queries']:.2f} s (path of {r['path_steps']} steps)")
 
 
@@ -150,14 +152,15 @@ def main() -> int:
     parser.add_argument("--objects", type=int, nargs="+", default=[10_000_000])
     parser.add_argument("--sources", nargs="+", default=["live", "dump"], choices=["live", "dump"])
     parser.add_argument("--clrmd", action="store_true", help="also the plain ClrMD walk of the live process")
-    parser.add_argument("--checkout", type=Path, default=ROOT, help="the pyinspect checkout that analyses")
-    parser.add_argument("--label", default="", help="first column of the printed lines (default: the checkout's folder)")
+    parser.add_argument("--checkouts", type=Path, nargs="+", default=[ROOT],
+                        help="the pyinspect checkouts that analyse the same heap, one after the other")
     parser.add_argument("--work-folder", default=None, help="the graph's work folder (disk-backed arrays)")
     parser.add_argument("--memory-limit", type=int, default=0, help="bytes; beyond it the arrays go to the work folder")
     args = parser.parse_args()
     for count in args.objects:
-        rows = run(count, args.sources, args.checkout.resolve(), args.clrmd, args.work_folder, args.memory_limit)
-        report(rows, args.label or args.checkout.resolve().name)
+        rows = run(count, args.sources, [c.resolve() for c in args.checkouts], args.clrmd, args.work_folder,
+                   args.memory_limit)
+        report(rows)
     return 0
 
 

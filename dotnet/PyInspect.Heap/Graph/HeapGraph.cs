@@ -14,7 +14,6 @@ public sealed class HeapGraph
     private readonly List<SegmentTally> _segments;
     private (MappedArray<int> Offsets, MappedArray<int> Sources)? _preds;
     private long[]? _retainedByType;
-    private (MappedArray<int> Offsets, MappedArray<int> Children)? _domChildren;
 
     internal HeapGraph(ClrRuntime runtime, ArrayStore store, MappedArray<ulong> addresses, MappedArray<int> typeOf,
                        ObjectSizes sizes, MappedArray<byte> generations, string[] typeNames, int stringType,
@@ -59,8 +58,6 @@ public sealed class HeapGraph
     internal AddressIndex Index { get; }
     internal MappedArray<int> Idom { get; }
     internal MappedArray<long> Retained { get; }
-    internal MappedArray<int> DomChildOffsets => DominatorChildren().Offsets;
-    internal MappedArray<int> DomChildren => DominatorChildren().Children;
     internal ClrHeap Heap => _runtime.Heap;
     internal List<SegmentTally> Segments => _segments;
 
@@ -85,13 +82,23 @@ public sealed class HeapGraph
     internal bool IsLive(int v) => Idom[v] >= 0;
 
 
-    /// <summary>The dominator tree's children per node (CSR), built on first use.</summary>
-    private (MappedArray<int> Offsets, MappedArray<int> Children) DominatorChildren() =>
-        _domChildren ??= RetainedSizes.DominatorChildren(Store, Idom.Span);
-
-    /// <summary>Per type retained sizes, computed on first use.</summary>
-    internal long[] RetainedByType => _retainedByType ??=
-        RetainedSizes.ByType(Store, TypeNames.Length, TypeOf.Span, Retained.Span, DomChildOffsets.Span, DomChildren.Span);
+    /// <summary>Per type retained sizes, computed on first use (the dominator tree's
+    /// children are listed for it and dropped after).</summary>
+    internal long[] RetainedByType
+    {
+        get
+        {
+            if (_retainedByType is null)
+            {
+                var (offsets, children) = RetainedSizes.DominatorChildren(Store, Idom.Span);
+                using (offsets)
+                using (children)
+                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf.Span, Retained.Span, Idom.Span,
+                                                           offsets.Span, children.Span);
+            }
+            return _retainedByType;
+        }
+    }
 
     /// <summary>Predecessors of every node (for retention paths), built on first use.</summary>
     internal (MappedArray<int> Offsets, MappedArray<int> Sources) Predecessors() =>

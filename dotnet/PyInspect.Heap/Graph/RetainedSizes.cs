@@ -30,43 +30,36 @@ internal static class RetainedSizes
     }
 
     /// <summary>Per type: the summed retained size of its instances that no other instance
-    /// of the same type dominates (so nested instances are not counted twice).</summary>
+    /// of the same type dominates (so nested instances are not counted twice). A walk of the
+    /// dominator tree without a stack: a finished node's place among its dominator's
+    /// children (listed in ascending order) is found again by binary search.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] ByType(ArrayStore store, int typeCount, ReadOnlySpan<int> typeOf, ReadOnlySpan<long> retained,
+    public static long[] ByType(int typeCount, ReadOnlySpan<int> typeOf, ReadOnlySpan<long> retained, ReadOnlySpan<int> idom,
                                 ReadOnlySpan<int> childOffsets, ReadOnlySpan<int> children)
     {
         int root = retained.Length - 1;
         var byType = new long[typeCount];
         var open = new int[typeCount];
-        using var nodes = store.New<int>(retained.Length);
-        using var edges = store.New<int>(retained.Length);
-        nodes.Resize(retained.Length);
-        edges.Resize(retained.Length);
-        var stackNode = nodes.Span;
-        var stackEdge = edges.Span;
-        int top = 0;
-        stackNode[0] = root;
-        stackEdge[0] = childOffsets[root];
-        while (top >= 0)
+        int v = root, e = childOffsets[root];
+        while (true)
         {
-            int v = stackNode[top];
-            int e = stackEdge[top];
-            if (e == childOffsets[v + 1])
+            if (e < childOffsets[v + 1])
             {
-                if (v != root)
-                    open[typeOf[v]]--;
-                top--;
+                int w = children[e];
+                int t = typeOf[w];
+                if (open[t] == 0)
+                    byType[t] += retained[w];
+                open[t]++;
+                v = w;
+                e = childOffsets[w];
                 continue;
             }
-            stackEdge[top] = e + 1;
-            int w = children[e];
-            int t = typeOf[w];
-            if (open[t] == 0)
-                byType[t] += retained[w];
-            open[t]++;
-            top++;
-            stackNode[top] = w;
-            stackEdge[top] = childOffsets[w];
+            if (v == root)
+                break;
+            open[typeOf[v]]--;
+            int parent = idom[v], first = childOffsets[parent];
+            e = first + children[first..childOffsets[parent + 1]].BinarySearch(v) + 1;
+            v = parent;
         }
         return byType;
     }
