@@ -15,10 +15,12 @@ from pyinspect.cli.heap_common import (
     JsonOption,
     PidOption,
     fail_on_error,
+    graph_store,
     heap_app,
     open_reader,
     print_json,
     print_written,
+    say_where,
 )
 from pyinspect.errors import InvalidParameterError
 
@@ -50,7 +52,8 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
             raise InvalidParameterError("give at most one of --live or --dead")
         with open_reader(pid, dump, dac) as reader, walk_progress(file=sys.stderr) as advance:
             if live or dead:
-                graph = reader.graph(advance)
+                graph = reader.graph(advance, **graph_store())
+                say_where(graph)
                 rows = [TypeStat(type=r.type, count=r.count, total_size=r.total_size)
                         for r in graph.stats("live" if live else "dead")]
             else:

@@ -6,6 +6,7 @@ answers a small record of what it wrote."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,10 +23,33 @@ if TYPE_CHECKING:
     from pyinspect.heap.reader import HeapReader
 
 __all__ = ["DacOption", "DumpOption", "JsonOption", "PidOption", "TopOption", "build_graph", "fail_on_error",
-           "heap_app", "open_reader", "print_json", "print_rows", "print_written"]
+           "graph_store", "heap_app", "open_reader", "say_where", "print_json", "print_rows", "print_written"]
 
 T = TypeVar("T")
 heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
+_graph_store: dict[str, Any] = {"work_folder": None, "memory_limit": 0}
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+@heap_app.callback()
+def graph_store_options(
+        work_folder: Annotated[Path | None, typer.Option(
+            "--work-folder", help="where a graph too large for memory keeps its arrays (memory-mapped files; "
+                                  "default: the temp folder)")] = None,
+        memory_limit: Annotated[str | None, typer.Option(
+            "--memory-limit", help="memory a graph may take, e.g. 8G (default: the machine's available memory); "
+                                   "beyond it the graph's arrays go to the work folder")] = None) -> None:
+    """Read a .NET process's heap or a core dump."""
+    _graph_store["work_folder"] = str(work_folder) if work_folder is not None else None
+    _graph_store["memory_limit"] = fail_on_error(lambda: _bytes(memory_limit)) if memory_limit else 0
+
+
+def _bytes(text: str) -> int:
+    """8G, 512M, 1024: bytes."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if match is None or float(match[1]) <= 0:
+        raise InvalidParameterError(f"--memory-limit takes a positive size like 8G or 512M, got {text}")
+    return int(float(match[1]) * _UNITS[match[2].upper()])
 
 PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
 DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
@@ -65,8 +89,21 @@ def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], A
 
     with open_reader(pid, dump) as reader:
         with walk_progress(file=sys.stderr) as advance:
-            graph = reader.graph(advance)
+            graph = reader.graph(advance, **_graph_store)
+        say_where(graph)
         return use(graph)
+
+
+def say_where(graph: HeapGraph) -> None:
+    """On stderr, when the graph's arrays went to files (it would not fit in memory)."""
+    folder = graph.summary().work_folder
+    if folder is not None:
+        print(f"the graph did not fit in memory: its arrays were in files under {folder}", file=sys.stderr)
+
+
+def graph_store() -> dict[str, Any]:
+    """The heap command's --work-folder and --memory-limit, as HeapReader.graph takes them."""
+    return dict(_graph_store)
 
 
 def print_json(value: Any) -> None:
