@@ -175,7 +175,7 @@ def is_ready_to_run(dll: Path) -> bool:
 # runtime packs restore from NuGet; no shared runtime of theirs needs to be installed):
 # tests/targets/_build/<Project>-<framework>/ holds the apphost, the app and its runtime,
 # libmscordbi.so, libmscordaccore.so and createdump included.
-OLDER_RUNTIME_DEBUGGEES = [(project, framework) for project in ("MemoryTruth", "TraceTruth", "HangShape", "GetterTruth")
+OLDER_RUNTIME_DEBUGGEES = [(project, framework) for project in ("MemoryTruth", "TraceTruth", "HangShape", "GetterTruth", "Ailments")
                            for framework in ("net8.0", "net9.0")]
 
 

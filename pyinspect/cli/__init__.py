@@ -6,6 +6,7 @@
     pyinspect ps         the machine's .NET processes (pyinspect/cli/ps.py)
     pyinspect trace      record allocations, GCs and counters over time (pyinspect/cli/trace.py)
     pyinspect threads|locks|async|exceptions|threadpool   hang and crash triage (pyinspect/cli/triage.py)
+    pyinspect diagnose   what is wrong, with its evidence (pyinspect/cli/diagnose.py)
 
 Each area module defines `register(app)`; add a new area's module to `_AREAS`.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import typer
 
-_AREAS = ("heap", "triage", "trace", "dap", "serve", "ps")
+_AREAS = ("heap", "triage", "diagnose", "trace", "dap", "serve", "ps")
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
 
 

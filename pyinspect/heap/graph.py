@@ -83,8 +83,9 @@ class HeapGraph:
     def instances(self, type_name: str, start: int = 0, count: int = 100) -> list[Instance]:
         return self._rows(Instance, lambda: self._graph.InstancesJson(type_name, start, count), type_name=type_name)
 
-    def duplicate_strings(self, top: int | None = 50) -> list[DuplicateString]:
-        return self._rows(DuplicateString, lambda: self._graph.DuplicateStringsJson(_top(top)))
+    def duplicate_strings(self, top: int | None = 50, live_only: bool = False) -> list[DuplicateString]:
+        """Values held by more than one string, most wasted first; live_only: reachable ones only."""
+        return self._rows(DuplicateString, lambda: self._graph.DuplicateStringsJson(_top(top), live_only))
 
     def layout(self) -> HeapLayout:
         return HeapLayout.model_validate_json(str(self._run(lambda: self._graph.LayoutJson())))

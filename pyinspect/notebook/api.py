@@ -18,21 +18,23 @@ from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
 from pyinspect.notebook.closing import ClosesOnExit
 from pyinspect.notebook.debugger import BreakpointSpec, Debugger, launch, start_attached
-from pyinspect.notebook.heap_graph import GraphMethods, diff
+from pyinspect.notebook.diagnose import DiagnoseMethods, diagnose
+from pyinspect.notebook.heap_graph import diff
 from pyinspect.notebook.triage import TriageMethods
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["Debugger", "Heap", "attach", "diff", "launch", "open_dump",
+__all__ = ["Debugger", "Heap", "attach", "diagnose", "diff", "launch", "open_dump",
            "open_heap"]
 
 
-class Heap(GraphMethods, TriageMethods, ClosesOnExit):
+class Heap(DiagnoseMethods, TriageMethods, ClosesOnExit):
     """A heap to explore interactively; long walks show a tqdm progress bar."""
 
-    def __init__(self, reader: HeapReader) -> None:
+    def __init__(self, reader: HeapReader, from_dump: bool = False) -> None:
         self.reader = reader
+        self.from_dump = from_dump
 
     def stats(self, progress: bool = True, live: bool | None = None) -> pd.DataFrame:
         """Count and total size per type (columns type, count, total_size), largest first;
@@ -102,7 +104,7 @@ def open_dump(path: str | Path, *, dac: str | Path | None = None) -> Heap:
 
     Returns a Heap. Raises DumpError naming the build when no DAC matches.
     Example: ``heap = pyinspect.open_dump("core.1234"); heap.stats()``"""
-    return Heap(HeapReader.open_dump(path, dac=dac))
+    return Heap(HeapReader.open_dump(path, dac=dac), from_dump=True)
 
 
 def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger:

@@ -9,7 +9,9 @@ __all__ = ["HEAP_INSTRUCTIONS", "TRIAGE_INSTRUCTIONS", "leak_hunt", "register_pr
 
 HEAP_INSTRUCTIONS = """For memory (a leak, a spike, high memory): open a heap with heap_attach {pid} (the
 process keeps running, no debugger), dump_open {path} (dump_create writes one), or use a
-paused debug session. Then: heap_stats (what is live, by type); for a leak heap_snapshot,
+paused debug session. Start with diagnose: what is wrong in one answer (a hang, starvation,
+a crash, what holds the memory and through which root), ranked, each finding with its
+evidence and nextCalls. Then: heap_stats (what is live, by type); for a leak heap_snapshot,
 exercise the program, heap_snapshot, heap_diff (what grew, growth first); heap_instances of
 the top type for addresses; heap_retention {address} (the static, handle or stack frame
 that keeps it alive, each field on the way); heap_retained (what freeing it would save).
@@ -20,7 +22,9 @@ code that allocates each type (allocations[].topStacks), every GC and its pause,
 runtime's counters."""
 
 TRIAGE_INSTRUCTIONS = """For a hang or a crash (why is it stuck, why did it die), open the heap the same way (a
-dump: dump_open; a running process: heap_attach) and ask: heap_threads (every thread's
+dump: dump_open; a running process: heap_attach), ask diagnose first (deadlocks, thread-pool
+starvation, async work nothing can complete, a blocked finalizer, the killing exception), then
+for detail: heap_threads (every thread's
 stack with file:line, blockedIn and waitingFor; blocked threads first); heap_locks (owners,
 waiters, and deadlocks named as cycles "thread A holds X and waits for Y; thread B holds Y
 and waits for X"); heap_async (async chains stuck on a task nothing will complete, with the
@@ -38,7 +42,8 @@ def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:
     return "\n".join([
         "Find what leaks memory in this .NET process, with pyinspect's heap tools:",
         opening,
-        "2. heap_stats {\"filter\": \"live\"}: the biggest live types now.",
+        ("2. diagnose: what is wrong now, ranked; a retained-memory finding names the owner, its root and the path "
+         "(its nextCalls go on from there). Then heap_stats {\"filter\": \"live\"}: the biggest live types now."),
         "3. heap_snapshot (note its snapshotId).",
         ("4. trace_start" + (f" {{\"pid\": {pid}}}" if pid is not None else "") + ": record the runtime's "
          "allocation samples with their call stacks while you exercise the program."),

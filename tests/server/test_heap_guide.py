@@ -23,11 +23,12 @@ async def test_instructions_and_prompt_teach_snapshot_exercise_snapshot_diff_ret
     async with Client(create_server()) as client:
         instructions = client.instructions or ""
         assert _in_order(instructions, ["heap_attach", *WORKFLOW]), instructions
+        assert _in_order(instructions, ["heap_attach", "diagnose", "heap_stats", "heap_threads"]), instructions
         prompts = {p.name: p for p in (await client.list_prompts()).prompts}
         assert "find_memory_leak" in prompts
         text = (await client.get_prompt("find_memory_leak", {"pid": "4242", "scenario": "POST /orders 100 times"}))
         body = text.messages[0].content.text  # type: ignore[union-attr]
-        assert _in_order(body, ["heap_attach", "heap_stats", *WORKFLOW]), body
+        assert _in_order(body, ["heap_attach", "diagnose", "heap_stats", *WORKFLOW]), body
         assert _in_order(body, ["heap_snapshot", "trace_start", "heap_diff", "trace_stop", "topStacks",
                                 "heap_instances"]), body
         assert '"pid": 4242' in body and "POST /orders 100 times" in body

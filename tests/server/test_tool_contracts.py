@@ -31,7 +31,8 @@ READ_ONLY = {"debug_state", "debug_wait", "breakpoint_list", "threads_list", "st
              # the heap tools: opening a heap (heap_attach, dump_open) reads it and changes nothing
              "heap_attach", "dump_open", "heap_close", "heap_stats", "heap_instances", "heap_retention",
              "heap_retained", "heap_strings", "heap_segments", "heap_finalizer_queue", "heap_snapshot", "heap_diff",
-             "heap_object", "heap_threads", "heap_locks", "heap_async", "heap_exceptions", "heap_threadpool"}
+             "heap_object", "heap_threads", "heap_locks", "heap_async", "heap_exceptions", "heap_threadpool",
+             "diagnose"}
 CHANGING = {"debug_launch", "debug_attach", "debug_disconnect", "debug_continue", "debug_pause", "debug_step",
             "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception", "evaluate_with_calls",
             "dump_create",  # writes a file

@@ -4,30 +4,20 @@ the same hang; the crashed one then dies of an unhandled exception on thread "cr
 
 from __future__ import annotations
 
-import os
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from support.targets import BUILD_DIR, read_truth, target_dll, wait_for_file
+from support.targets import debuggee_command, read_truth, run_until_crash_dump, wait_for_file
 
 RUNTIMES = ["net10.0", "net9.0", "net8.0"]
 
 
 def command(framework: str, *args: str) -> list[str]:
-    """How a user starts it: `dotnet HangShape.dll` on .NET 10, the self-contained apphost on 8 and 9."""
-    if framework == "net10.0":
-        return ["dotnet", str(target_dll("HangShape")), *args]
-    apphost = BUILD_DIR / f"HangShape-{framework}" / "HangShape"
-    if not apphost.is_file():
-        pytest.fail(f"HangShape for {framework} is not published ({apphost}); run `python3 build.py`")
-    return [str(apphost), *args]
+    return debuggee_command("HangShape", framework, *args)
 
 
 @dataclass(frozen=True)
@@ -55,21 +45,5 @@ def hung(framework: str, folder: Path) -> Iterator[Hang]:
 def crash_dump(framework: str, folder: Path) -> tuple[Hang, Path]:
     """Run HangShape in crash mode until its runtime has written the dump and it has died."""
     truth_file, dump = folder / "crash.json", folder / "crash.dmp"
-    env = {**os.environ, "DOTNET_DbgEnableMiniDump": "1", "DOTNET_DbgMiniDumpType": "4",
-           "DOTNET_DbgMiniDumpName": str(dump)}
-    proc = subprocess.Popen(command(framework, "crash", str(truth_file)), env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        proc.wait(timeout=240)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-    assert proc.returncode != 0, "the crashing HangShape must die of its unhandled exception"
-    assert truth_file.is_file() and dump.is_file(), f"no truth or no dump written ({truth_file}, {dump})"
-    deadline = time.monotonic() + 30  # the dump is complete once its size stops changing
-    size = -1
-    while dump.stat().st_size != size and time.monotonic() < deadline:
-        size = dump.stat().st_size
-        time.sleep(0.2)
-    return Hang(framework, proc.pid, read_truth(truth_file)), dump
+    pid = run_until_crash_dump(command(framework, "crash", str(truth_file)), truth_file, dump)
+    return Hang(framework, pid, read_truth(truth_file)), dump

@@ -30,6 +30,17 @@ def target_dll(name: str) -> Path:
     return dll
 
 
+def debuggee_command(name: str, framework: str, *args: str) -> list[str]:
+    """How a user starts a debuggee: `dotnet Name.dll` on .NET 10, the self-contained apphost
+    build.py publishes for .NET 8 and 9 (tests/targets/_build/Name-net8.0/Name)."""
+    if framework == "net10.0":
+        return ["dotnet", str(target_dll(name)), *args]
+    apphost = BUILD_DIR / f"{name}-{framework}" / name
+    if not apphost.is_file():
+        pytest.fail(f"{name} for {framework} is not published ({apphost}); run `python3 build.py`")
+    return [str(apphost), *args]
+
+
 def target_source(name: str, file: str = "Program.cs") -> Path:
     return TARGETS_DIR / name / file
 
@@ -75,3 +86,24 @@ def running_target(name: str, *args: str, env: dict[str, str] | None = None) -> 
         if proc.poll() is None:
             proc.kill()
         proc.wait(timeout=10)
+
+
+def run_until_crash_dump(command: list[str], truth_file: Path, dump: Path) -> int:
+    """Run a program that dies of an unhandled exception, its runtime asked for a full crash dump
+    (DOTNET_DbgEnableMiniDump); wait until it has died and the dump is complete. Answers its pid."""
+    env = {**os.environ, "DOTNET_DbgEnableMiniDump": "1", "DOTNET_DbgMiniDumpType": "4",
+           "DOTNET_DbgMiniDumpName": str(dump)}
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode != 0, "the crashing program must die of its unhandled exception"
+    assert truth_file.is_file() and dump.is_file(), f"no truth or no dump written ({truth_file}, {dump})"
+    deadline, size = time.monotonic() + 30, -1  # the dump is complete once its size stops changing
+    while dump.stat().st_size != size and time.monotonic() < deadline:
+        size = dump.stat().st_size
+        time.sleep(0.2)
+    return proc.pid

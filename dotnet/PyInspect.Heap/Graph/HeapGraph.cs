@@ -148,6 +148,9 @@ public sealed class HeapGraph
 
     public string DuplicateStringsJson(int top) => HeapJson.Serialize(HeapInventory.DuplicateStrings(this, top));
 
+    public string DuplicateStringsJson(int top, bool liveOnly) =>
+        HeapJson.Serialize(HeapInventory.DuplicateStrings(this, top, liveOnly));
+
     public string LayoutJson() => HeapJson.Serialize(HeapInventory.Layout(this));
 
     public string FinalizerJson() => HeapJson.Serialize(HeapInventory.Finalizer(this));

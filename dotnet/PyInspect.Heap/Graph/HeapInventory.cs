@@ -7,15 +7,16 @@ internal static class HeapInventory
 {
     private const int MaxStringChars = 1 << 20;
 
-    /// <summary>String values held by more than one object, most wasted bytes first.</summary>
-    public static List<DuplicateStringRecord> DuplicateStrings(HeapGraph g, int top)
+    /// <summary>String values held by more than one object, most wasted bytes first; liveOnly
+    /// counts only strings reachable from roots (garbage wastes nothing for long).</summary>
+    public static List<DuplicateStringRecord> DuplicateStrings(HeapGraph g, int top, bool liveOnly = false)
     {
         var byValue = new Dictionary<string, DuplicateStringRecord>(StringComparer.Ordinal);
         if (g.StringType < 0)
             return new List<DuplicateStringRecord>();
         for (int v = 0; v < g.ObjectCount; v++)
         {
-            if (g.TypeOf[v] != g.StringType)
+            if (g.TypeOf[v] != g.StringType || (liveOnly && !g.IsLive(v)))
                 continue;
             string? text = g.Heap.GetObject(g.Addresses[v]).AsString(MaxStringChars);
             if (text is null)

@@ -49,7 +49,7 @@ from pyinspect.server.errors import answer_result
 from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
-from pyinspect.server.tools import triage
+from pyinspect.server.tools import diagnose, triage
 
 __all__ = ["register"]
 
@@ -128,6 +128,7 @@ def register(mcp: MCPServer, clients: ClientStates) -> None:
     _register_questions(mcp, heaps)
     _register_history(mcp, heaps)
     triage.register(mcp, heaps)
+    diagnose.register(mcp, heaps, _in_thread)
     register_prompt(mcp)
 
 

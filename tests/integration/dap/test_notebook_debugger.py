@@ -145,7 +145,7 @@ def test_removed_spellings_are_gone(at_price: pyinspect.Debugger) -> None:
 
 def test_the_package_lists_its_public_names() -> None:
     names = dir(pyinspect)
-    for name in ("launch", "attach", "open_heap", "open_dump", "Debugger", "Heap", "diff", "EvalResult"):
+    for name in ("launch", "attach", "open_heap", "open_dump", "Debugger", "Heap", "diff", "diagnose", "EvalResult"):
         assert name in names and name in pyinspect.__all__
     assert "debug_attach" not in pyinspect.__all__
 

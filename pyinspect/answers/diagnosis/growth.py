@@ -1,0 +1,75 @@
+"""Memory growth against a baseline snapshot (the live heap per type, taken earlier of the
+same process): the types that grew, and the root that keeps the growing objects. The holder's
+path is read for the growing type whose retained size grew most among those whose count grew:
+the objects being added, each retaining what it brought (an Order and its lines), rather than
+their parts (the byte[] of each), whose instances include everyone else's too. With a recording
+of the window, the code allocating the growing types (its sampled stacks)."""
+
+from __future__ import annotations
+
+from pyinspect.answers.diagnosis.evidence import megabytes
+from pyinspect.answers.diagnosis.memory import holder_of
+from pyinspect.answers.diagnosis.observations import Observations
+from pyinspect.heap.snapshot import diff
+from pyinspect.models.diagnosis import (
+    Evidence,
+    EvidenceFrame,
+    EvidenceObject,
+    EvidenceType,
+    Finding,
+    Thresholds,
+)
+from pyinspect.models.heapgraph import RetentionPath, TypeDelta
+
+__all__ = ["memory_growth"]
+
+_SHOWN = 5
+_INSTANCES = 50
+
+
+def memory_growth(seen: Observations, limits: Thresholds) -> list[Finding]:
+    if seen.baseline is None:
+        return []
+    rows = [r for r in diff(seen.baseline, seen.graph.snapshot()) if r.size_delta > 0]
+    grown = sum(r.size_delta for r in rows)
+    if not rows or rows[0].size_delta < limits.growth_bytes:
+        return []
+    adding = max((r for r in rows if r.count_delta > 0), key=lambda r: r.retained_delta, default=rows[0])
+    path, address = _path_of_one(seen, adding)
+    holder = f"; held by {holder_of(path)[1]}" if path else ""
+    shown = ", ".join(f"{r.type} +{r.count_delta:,} (+{megabytes(r.size_delta)})" for r in rows[:3])
+    objects = (EvidenceObject(address=address, type=adding.type, role="one of the growing objects"),) if address else ()
+    methods = _allocating(seen, [adding.type, *(r.type for r in rows[:_SHOWN])])
+    where = f"; allocated in {methods[0].method}" if methods else ""
+    return [Finding(
+        kind="memory-growth", severity="warning", confidence="high" if path else "medium",
+        statement=f"the live heap grew by {megabytes(grown)} since the baseline: {shown}{holder}{where}",
+        evidence=Evidence(types=tuple(EvidenceType(type=r.type, count=r.count_delta, size=r.size_delta,
+                                                   retained_size=r.retained_delta) for r in rows[:_SHOWN]),
+                          objects=objects, path=path, methods=methods,
+                          measures={"grownBytes": float(grown), "topTypeGrownBytes": float(rows[0].size_delta)}),
+        next_calls=("heap_diff", f"heap_instances {{\"type_name\": \"{adding.type}\"}}")
+        + ((f"heap_retention {{\"address\": \"{address}\"}}",) if address else ()))]
+
+
+def _allocating(seen: Observations, types: list[str]) -> tuple[EvidenceFrame, ...]:
+    """The first frame of the program's code in the top sampled stack of each growing type
+    the recording saw (estimates), the objects being added first."""
+    if seen.recording is None:
+        return ()
+    by_type = {row.type: row for row in seen.recording.allocations}
+    found: dict[str, EvidenceFrame] = {}
+    for name in types:
+        row = by_type.get(name)
+        if row is not None and row.top_stacks and row.top_stacks[0].method:
+            found.setdefault(row.top_stacks[0].method, EvidenceFrame(method=row.top_stacks[0].method))
+    return tuple(found.values())
+
+
+def _path_of_one(seen: Observations, row: TypeDelta) -> tuple[RetentionPath | None, str | None]:
+    """The path from its root to one live instance of the type (the last of the first page)."""
+    live = [i for i in seen.graph.instances(row.type, 0, _INSTANCES) if i.live]
+    if not live:
+        return None, None
+    paths = seen.graph.paths(live[-1].address, 1)
+    return (paths.paths[0] if paths.paths else None), live[-1].address

@@ -1,0 +1,67 @@
+"""The diagnose corpus (tests/targets/Ailments): one program, one pathology per mode, each
+writing its own truth (the kind diagnose must name first, the threads, types, methods and
+root that make it). A mode is started once and read live (frozen while read) and from a
+dump of it (createdump; a crash's dump is the one its runtime writes as it dies)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from support.targets import debuggee_command, read_truth, run_until_crash_dump, wait_for_file
+
+
+def command(framework: str, *args: str) -> list[str]:
+    return debuggee_command("Ailments", framework, *args)
+
+
+@dataclass(frozen=True)
+class Ailing:
+    framework: str
+    mode: str
+    pid: int
+    truth: dict[str, Any]
+
+    def thread(self, name: str) -> dict[str, Any]:
+        return next(t for t in self.truth["threads"] if t["name"] == name)
+
+    def os_ids(self, prefix: str) -> set[int]:
+        return {t["osThreadId"] for t in self.truth["threads"] if t["name"].startswith(prefix)}
+
+
+@contextmanager
+def running(framework: str, mode: str, folder: Path) -> Iterator[Ailing]:
+    """The mode's process, once it has built its shape and written its truth; killed after."""
+    truth_file = folder / f"{mode}.json"
+    proc = subprocess.Popen(command(framework, mode, str(truth_file)), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        wait_for_file(truth_file, timeout=90, proc=proc)
+        yield Ailing(framework, mode, proc.pid, read_truth(truth_file))
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def crash_dump(framework: str, folder: Path) -> tuple[Ailing, Path]:
+    """Run the crash mode until its runtime has written the dump and it has died."""
+    truth_file, dump = folder / "crash.json", folder / "crash.dmp"
+    pid = run_until_crash_dump(command(framework, "crash", str(truth_file)), truth_file, dump)
+    return Ailing(framework, "crash", pid, read_truth(truth_file)), dump
+
+
+@contextmanager
+def starved_with_dump(folder: Path) -> Iterator[tuple[Ailing, Path]]:
+    """The starvation mode on .NET 10, running, and a dump of it (the faces' one sick program)."""
+    from pyinspect.heap.reader import create_dump
+
+    with running("net10.0", "starvation", folder) as ailing:
+        dump = create_dump(ailing.pid, folder / "starved.dmp")
+        try:
+            yield ailing, dump
+        finally:
+            dump.unlink(missing_ok=True)
