@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from pyinspect.heap.reader import HeapReader
 
 __all__ = ["DacOption", "DumpOption", "JsonOption", "PidOption", "TopOption", "build_graph", "fail_on_error",
-           "graph_store", "heap_app", "open_reader", "say_where", "print_json", "print_rows", "print_written"]
+           "graph_store", "heap_app", "open_reader", "print_json", "print_rows", "print_written", "say_where"]
 
 T = TypeVar("T")
 heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
