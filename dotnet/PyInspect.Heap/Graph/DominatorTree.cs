@@ -27,8 +27,14 @@ public static class DominatorTree
     /// parents the immediate dominators (computed in place), the labels the answer.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     internal static MappedArray<int> Compute(ArrayStore store, int nodeCount, ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets,
-                                             int root, out MappedArray<int> preorder)
+                                             int root, out MappedArray<int> preorder, PhaseTimes? times = null)
     {
+        var watch = System.Diagnostics.Stopwatch.StartNew();
+        void Lap(string phase)
+        {
+            times?.Add(phase, watch.Elapsed.TotalSeconds);
+            watch.Restart();
+        }
         MappedArray<int> New()
         {
             var array = store.New<int>(nodeCount);
@@ -41,11 +47,14 @@ public static class DominatorTree
         using var scratchA = New();
         var scratchB = New();
         int reached = DepthFirstOrder(offsets, targets, root, number.Span, order.Span, parent.Span, scratchA.Span, scratchB.Span);
+        Lap("dominators: depth-first order");
         var (predOffsets, preds) = Predecessors(store, reached, order.Span, number.Span, offsets, targets);
+        Lap("dominators: predecessors");
         using (predOffsets)
         using (preds)
             Semidominators(reached, parent.Span, predOffsets.Span, preds.Span, semi: scratchA.Span, label: scratchB.Span,
                            ancestor: number.Span);
+        Lap("dominators: semidominators");
         // parent[i] becomes idom[i] (preorder numbers): each reads only finished ones (d < i).
         var idomNumbered = parent.Span;
         var semi = scratchA.Span;
@@ -66,6 +75,7 @@ public static class DominatorTree
         order.Resize(reached);
         order.Trim();
         preorder = order;
+        Lap("dominators: nearest common ancestors");
         return idom;
     }
 

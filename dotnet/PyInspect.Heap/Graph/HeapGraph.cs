@@ -39,7 +39,7 @@ public sealed class HeapGraph
         Times = times;
         MappedArray<int>? preorder = null;
         Idom = times.Time("dominators", () =>
-            DominatorTree.Compute(store, addresses.Length + 1, offsets.Span, targets.Span, addresses.Length, out preorder));
+            DominatorTree.Compute(store, addresses.Length + 1, offsets.Span, targets.Span, addresses.Length, out preorder, times));
         using (preorder)
             Retained = times.Time("retained", () => RetainedSizes.Compute(store, Idom.Span, sizes, preorder!.Span));
     }
