@@ -22,7 +22,7 @@ public static class DominatorTree
 
     /// <summary>The same, also giving the depth-first preorder of the reached nodes: every
     /// node comes after its immediate dominator in it (a dominator is a DFS-tree ancestor).
-    /// Five ints per node at once plus the predecessors: the DFS's numbers become the
+    /// Five ints per node at once plus the predecessors (six during the search): the DFS's numbers become the
     /// forest's ancestors, its two stacks the semidominators and labels, the DFS-tree
     /// parents the immediate dominators (computed in place), the labels the answer.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
@@ -46,9 +46,11 @@ public static class DominatorTree
         using var parent = New();
         using var scratchA = New();
         var scratchB = New();
-        int reached = DepthFirstOrder(offsets, targets, root, number.Span, order.Span, parent.Span, scratchA.Span, scratchB.Span);
+        var inDegree = New();
+        int reached = DepthFirstOrder(offsets, targets, root, number.Span, order.Span, parent.Span, scratchA.Span, scratchB.Span,
+                                      inDegree.Span);
         Lap("dominators: depth-first order");
-        var (predOffsets, preds) = Predecessors(store, reached, order.Span, number.Span, offsets, targets);
+        var (predOffsets, preds) = Predecessors(store, reached, order, number, offsets, targets, inDegree);
         Lap("dominators: predecessors");
         using (predOffsets)
         using (preds)
@@ -94,10 +96,12 @@ public static class DominatorTree
 
     /// <summary>Preorder of the nodes reachable from root into order (their count returned);
     /// number[v] its position (-1 if not reached), parent[i] the preorder number of i's
-    /// DFS-tree parent. stackNode and stackEdge are working space.</summary>
+    /// DFS-tree parent, inDegree[v] (zeroed) its edges from reached nodes (every edge the
+    /// search follows). stackNode and stackEdge are working space.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int DepthFirstOrder(ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets, int root, Span<int> number,
-                                       Span<int> order, Span<int> parent, Span<int> stackNode, Span<int> stackEdge)
+                                       Span<int> order, Span<int> parent, Span<int> stackNode, Span<int> stackEdge,
+                                       Span<int> inDegree)
     {
         number.Fill(-1);
         int count = 0, top = 0;
@@ -116,6 +120,7 @@ public static class DominatorTree
             }
             stackEdge[top] = e + 1;
             int w = targets[e];
+            inDegree[w]++;
             if (number[w] >= 0)
                 continue;
             number[w] = count;
@@ -128,38 +133,35 @@ public static class DominatorTree
         return count;
     }
 
-    /// <summary>Predecessor lists in preorder numbers, for reached nodes only (CSR, filled in place).</summary>
+    /// <summary>Predecessor lists in preorder numbers, for reached nodes only (CSR), from the
+    /// in-degrees the search counted (then dropped): one pass over the edges, not two.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static (MappedArray<int> Offsets, MappedArray<int> Preds) Predecessors(
-        ArrayStore store, int reached, ReadOnlySpan<int> order, ReadOnlySpan<int> number, ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets)
+        ArrayStore store, int reached, MappedArray<int> order, MappedArray<int> number, ReadOnlySpan<int> offsets,
+        ReadOnlySpan<int> targets, MappedArray<int> inDegree)
     {
         var startArray = store.New<int>(reached + 1);
         startArray.Resize(reached + 1);
         var starts = startArray.Span;
-        for (int i = 0; i < reached; i++)
+        var ordered = order.Span;
+        using (inDegree)
         {
-            int v = order[i];
-            for (int e = offsets[v]; e < offsets[v + 1]; e++)
-                if (number[targets[e]] >= 0)
-                    starts[number[targets[e]] + 1]++;
+            var degree = inDegree.Span;
+            for (int i = 0; i < reached; i++)
+                starts[i + 1] = starts[i] + degree[ordered[i]];
         }
-        for (int i = 0; i < reached; i++)
-            starts[i + 1] += starts[i];
         var predArray = store.New<int>(starts[reached]);
         predArray.Resize(starts[reached]);
         var preds = predArray.Span;
+        var numbers = number.Span;
         for (int i = 0; i < reached; i++)
         {
-            int v = order[i];
+            int v = ordered[i];
             for (int e = offsets[v]; e < offsets[v + 1]; e++)
-            {
-                int w = number[targets[e]];
-                if (w >= 0)
-                    preds[starts[w]++] = i; // starts[w] walks to w's end, which is w + 1's start
-            }
+                preds[starts[numbers[targets[e]]]++] = i;
         }
         for (int i = reached; i > 0; i--)
-            starts[i] = starts[i - 1];
+            starts[i] = starts[i - 1]; // each start walked to its list's end, the next list's start
         starts[0] = 0;
         return (startArray, predArray);
     }
