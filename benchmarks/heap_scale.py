@@ -16,6 +16,8 @@ beyond what the process held once the target was open, and the graph arrays' own
 `--clrmd` adds a plain ClrMD program walking every object and reference of the live
 process and listing its roots (benchmarks/HeapWalkBaseline), for the sizes where it finishes.
 `--checkouts` analyses the same heap with each checkout's code in turn (main before a change, then this).
+With `--sources dump` alone, the program ends once its dump is written (for heaps whose
+program and analysis do not fit in memory together).
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ def run(count: int, sources: list[str], checkouts: list[Path], clrmd: bool, fold
                     start = time.perf_counter()
                     where = str(create_dump(proc.pid, Path(scratch) / "heap.dmp", timeout=3600))
                     print(f"dump written in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+                    if "live" not in sources:  # the dump alone: its memory goes to the analysis
+                        proc.kill()
+                        proc.wait(timeout=60)
                 for checkout in checkouts:
                     rows.append({"source": source, "count": count, "load": os.getloadavg()[0], "code": checkout.name,
                                  **analyse(checkout, source, where, folder, limit)})
