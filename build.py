@@ -13,11 +13,17 @@
                               either failing fails it
     python3 build.py dotnet   rebuild only the C# projects (and the older-runtime debuggees)
     python3 build.py node     reinstall only the outside clients under tests/node/
+    python3 build.py --help   this text
 
-Python packages come from ../shared/wheelhouse when it exists (machines without a
-Python package index), else from the normal index. A missing component (python 3.11+,
-the .NET SDK, a package, a build output) stops the run with a clear message; nothing
-is skipped.
+Install option (before the command; for machines without a Python package index):
+
+    --wheelhouse DIR          install Python packages from the wheels in DIR only (its
+                              constraints.txt, if any, pins their versions). Default:
+                              $PYINSPECT_WHEELHOUSE, else ../shared/wheelhouse beside this
+                              checkout when that folder exists, else the package index.
+
+A missing component (python 3.11+, the .NET SDK, a package, a build output) stops the run
+with a clear message; nothing is skipped.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from typing import IO
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
-WHEELHOUSE = ROOT.parent / "shared" / "wheelhouse"
+DEFAULT_WHEELHOUSE = ROOT.parent / "shared" / "wheelhouse"
 DOTNET_OUT = ROOT / "pyinspect" / "_dotnet"
 TARGETS_OUT = ROOT / "tests" / "targets" / "_build"
 EXAMPLES_OUT = ROOT / "examples" / "_build"
@@ -65,15 +71,27 @@ def create_venv() -> None:
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
 
 
-def install_python_packages() -> None:
-    if WHEELHOUSE.is_dir():
-        constraints = WHEELHOUSE / "constraints.txt"
-        offline = ["--no-index", "--find-links", str(WHEELHOUSE)]
+def wheelhouse(given: str | None) -> Path | None:
+    """Where Python packages come from: --wheelhouse, $PYINSPECT_WHEELHOUSE, the folder beside
+    the checkout, or None for the package index."""
+    chosen = given or os.environ.get("PYINSPECT_WHEELHOUSE")
+    if chosen:
+        folder = Path(chosen).expanduser().resolve()
+        if not folder.is_dir():
+            raise SetupError(f"the wheelhouse {folder} is not a folder")
+        return folder
+    return DEFAULT_WHEELHOUSE if DEFAULT_WHEELHOUSE.is_dir() else None
+
+
+def install_python_packages(wheels: Path | None) -> None:
+    if wheels is not None:
+        constraints = wheels / "constraints.txt"
+        offline = ["--no-index", "--find-links", str(wheels)]
         pin = ["-c", str(constraints)] if constraints.exists() else []
         run([str(VENV_PYTHON), "-m", "pip", "install", "-q", *offline, "uv"])
         uv = str(VENV / "bin" / "uv")
         run([uv, "pip", "install", "-q", "--python", str(VENV_PYTHON), "--offline", "--compile-bytecode",
-             "--find-links", str(WHEELHOUSE), *pin, "-e", ".[dev]"])
+             "--find-links", str(wheels), *pin, "-e", ".[dev]"])
     else:
         run([str(VENV_PYTHON), "-m", "pip", "install", "-q", "-e", ".[dev]"])
     # Bytecode written now (uv: --compile-bytecode; pip does it by default; pyinspect itself is
@@ -234,10 +252,10 @@ def install_sos() -> None:
          "--version", DOTNET_DUMP_VERSION], env=dotnet_env())
 
 
-def setup() -> None:
+def setup(wheels: Path | None) -> None:
     check_python()
     create_venv()
-    install_python_packages()
+    install_python_packages(wheels)
     npm = start_node_clients()
     try:
         build_dotnet()
@@ -247,9 +265,9 @@ def setup() -> None:
     print("pyinspect is set up; try: .venv/bin/python examples/tour.py, or python3 build.py test", flush=True)
 
 
-def demo() -> int:
+def demo(wheels: Path | None) -> int:
     """The first command a newcomer runs: everything set up, then the tour's answers."""
-    setup()
+    setup(wheels)
     cmd = [str(VENV_PYTHON), str(ROOT / "examples" / "tour.py")]
     print("+", " ".join(cmd), flush=True)
     return subprocess.run(cmd, cwd=ROOT, check=False).returncode
@@ -291,14 +309,22 @@ def start_csharp_tests(output: IO[bytes]) -> subprocess.Popen[bytes]:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] in (["--help"], ["-h"]):
+        print(__doc__)
+        return 0
     try:
+        given = None
+        if argv[:1] == ["--wheelhouse"]:
+            if len(argv) < 2:
+                raise SetupError("--wheelhouse needs a folder")
+            given, argv = argv[1], argv[2:]
         if not argv:
-            setup()
+            setup(wheelhouse(given))
             return 0
         if argv[0] == "test":
             return test(argv[1:])
         if argv[0] == "demo":
-            return demo()
+            return demo(wheelhouse(given))
         if argv[0] == "dotnet":
             build_dotnet()
             return 0

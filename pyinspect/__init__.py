@@ -9,6 +9,7 @@ Notebook entry points:
   (breakpoints, stepping, stack and locals as DataFrames, evaluation, heap reads);
 - ``pyinspect.open_heap(pid)`` / ``pyinspect.open_dump(path)`` -> :class:`Heap`
   (statistics, objects, the heap graph); ``pyinspect.diff(a, b)`` of two snapshots;
+  ``pyinspect.create_dump(pid, path)`` writes a dump with its runtime's DAC beside it;
 - ``pyinspect.diagnose(pid | dump path)`` -> DataFrame of findings (what is wrong, with evidence);
 - ``pyinspect.record(pid)`` / ``dbg.record()`` -> :class:`Recording` (allocations with
   their stacks, GCs and counters over time, as DataFrames).
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         Debugger,
         Heap,
         attach,
+        create_dump,
         diagnose,
         diff,
         launch,
@@ -36,11 +38,12 @@ if TYPE_CHECKING:
     from pyinspect.notebook.recording import Recording, record
     from pyinspect.notebook.values import EvalResult
 
-__all__ = ["Debugger", "ErrorCode", "EvalResult", "Heap", "PyInspectError", "Recording", "attach", "diagnose", "diff",
-           "launch", "open_dump", "open_heap", "record"]
+__all__ = ["Debugger", "ErrorCode", "EvalResult", "Heap", "PyInspectError", "Recording", "attach", "create_dump",
+           "diagnose", "diff", "launch", "open_dump", "open_heap", "record"]
 __version__ = "0.1.0"
 
-_LAZY = {**dict.fromkeys(["Debugger", "Heap", "attach", "diagnose", "diff", "launch", "open_dump", "open_heap"],
+_LAZY = {**dict.fromkeys(["Debugger", "Heap", "attach", "create_dump", "diagnose", "diff", "launch", "open_dump",
+                          "open_heap"],
                          "pyinspect.notebook.api"),
          "EvalResult": "pyinspect.notebook.values",
          **dict.fromkeys(["Recording", "record"], "pyinspect.notebook.recording")}

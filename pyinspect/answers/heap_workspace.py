@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pyinspect.answers.dump_writing import write_dump
 from pyinspect.answers.stack_names import name_at_stop
 from pyinspect.errors import (
     InvalidParameterError,
@@ -27,9 +28,9 @@ from pyinspect.errors import (
     UnknownSnapshotError,
 )
 from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.reader import HeapReader, ProgressCallback, create_dump
+from pyinspect.heap.reader import HeapReader, ProgressCallback
 from pyinspect.heap.snapshot import Snapshot
-from pyinspect.models.heap_answers import HeapSource, SourceKind
+from pyinspect.models.heap_answers import DumpCreateAnswer, HeapSource, SourceKind
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session.debug_session import Session
 
@@ -103,9 +104,9 @@ class HeapWorkspace:
             raise InvalidParameterError(f"pid must be positive, got {pid}", pid=pid)
         return self._open(_Opened(HeapReader.attach(pid, suspend=False), "process", pid=pid))
 
-    def open_dump(self, path: str) -> HeapSource:
+    def open_dump(self, path: str, offline: bool | None = None) -> HeapSource:
         dump = Path(path).expanduser()
-        return self._open(_Opened(HeapReader.open_dump(dump), "dump", path=str(dump.resolve())))
+        return self._open(_Opened(HeapReader.open_dump(dump, offline=offline), "dump", path=str(dump.resolve())))
 
     def _open(self, opened: _Opened) -> HeapSource:
         with self._lock:
@@ -113,12 +114,13 @@ class HeapWorkspace:
             self._opened = opened
             return self._describe(opened.kind, opened.reader.description, opened.pid, opened.path, time.monotonic())
 
-    def create_dump(self, pid: int | None, path: str) -> tuple[Path, int]:
-        """A full-heap dump of pid (default: the opened process, else the debuggee)."""
+    def create_dump(self, pid: int | None, path: str) -> DumpCreateAnswer:
+        """A full-heap dump of pid (default: the opened process, else the debuggee), its
+        runtime's DAC kept beside it."""
         target = pid if pid is not None else self._default_pid()
         if target < 1:
             raise InvalidParameterError(f"pid must be positive, got {target}", pid=target)
-        return create_dump(target, _new_file(path)), target
+        return write_dump(target, _new_file(path))
 
     def _default_pid(self) -> int:
         with self._lock:

@@ -8,7 +8,9 @@
     pyinspect threads|locks|async|exceptions|threadpool   hang and crash triage (pyinspect/cli/triage.py)
     pyinspect diagnose   what is wrong, with its evidence (pyinspect/cli/diagnose.py)
 
-Each area module defines `register(app)`; add a new area's module to `_AREAS`.
+Each area module defines `register(app)` and nothing registers as a module loads; add a new
+area's module to `_AREAS`. What commands share (options, the one-shot runner, output) is
+pyinspect/cli/grammar.py.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
 server's first answer, and the heap area alone (ClrMD models, pandas-free but large)
 costs a fifth of the start. `pyinspect serve` on stdio claims its wire before even the
@@ -21,7 +23,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any
 
 if TYPE_CHECKING:
     import typer
@@ -41,15 +43,26 @@ def build_app(areas: tuple[str, ...] = _AREAS) -> typer.Typer:
     return built
 
 
-def _group() -> None:
+def _group(offline: Annotated[bool, _offline_option()] = False) -> None:
     """pyinspect: a memory-level debugger for .NET processes."""
+    if offline:
+        from pyinspect.targets.dac_sources import OFFLINE_VARIABLE
+
+        os.environ[OFFLINE_VARIABLE] = "1"  # read wherever a dump's DAC is looked for, child processes too
+
+
+def _offline_option() -> Any:
+    import typer
+
+    return typer.Option("--offline", help="look for a dump's DAC on this machine only: no symbol server or NuGet "
+                                          "feed is asked (also $PYINSPECT_OFFLINE=1)")
 
 
 def main() -> None:
     # Plain help and errors unless the user asks for typer's rich ones: rich's help
     # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
     os.environ.setdefault("TYPER_USE_RICH", "0")
-    serving = sys.argv[1:2] == ["serve"]
+    serving = [arg for arg in sys.argv[1:] if arg != "--offline"][:1] == ["serve"]
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
         from pyinspect.server.stdio_wire import claim_stdio
 
@@ -58,7 +71,7 @@ def main() -> None:
     if serving:
         app()
         return
-    from pyinspect.cli.one_shot import finish
+    from pyinspect.cli.grammar import finish
 
     try:
         app()

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pyinspect.errors import PyInspectError
+from pyinspect.cli.grammar import one_shot
 from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
 
@@ -24,11 +24,7 @@ def dap(
     if interpreter != "vscode":
         typer.echo(f"error: only --interpreter=vscode is spoken, not {interpreter!r}", err=True)
         raise typer.Exit(2)
-    try:
-        host, adapter = dotnet_host(), dotnet_tool("PyInspect.Debugger")
-    except PyInspectError as exc:
-        typer.echo(f"error: {exc.code}: {exc.message}", err=True)
-        raise typer.Exit(1) from None
+    host, adapter = one_shot(lambda: (dotnet_host(), dotnet_tool("PyInspect.Debugger")))
     args = [str(host), str(adapter), *(["--log", log] if log else [])]
     sys.stdout.flush()
     os.execv(args[0], args)  # the adapter owns stdio from here on

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pyinspect.cli.heap_common import fail_on_error, print_json
+from pyinspect.cli.grammar import DumpOption, FrozenPidOption, JsonOption, one_shot, print_json
 from pyinspect.errors import InvalidParameterError
 
 if TYPE_CHECKING:
@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
-PidOption = Annotated[int | None, typer.Option("--pid", help="live process id (frozen while it is read)")]
-DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print the diagnosis as JSON")]
 BaselineOption = Annotated[Path | None, typer.Option(
     "--baseline", help="an earlier `heap snapshot -o FILE` of the same process: what grew since")]
 RecordOption = Annotated[float | None, typer.Option(
@@ -48,7 +45,7 @@ def _thresholds(items: list[str] | None) -> dict[str, str]:
     return pairs
 
 
-def diagnose(pid: PidOption = None, dump: DumpOption = None, baseline: BaselineOption = None,
+def diagnose(pid: FrozenPidOption = None, dump: DumpOption = None, baseline: BaselineOption = None,
              record: RecordOption = None, threshold: ThresholdOption = None, as_json: JsonOption = False) -> None:
     """What is wrong: deadlocks, starvation, stuck async work, a blocked finalizer, a crash,
     what holds the memory; findings ranked, each with its evidence."""
@@ -81,7 +78,7 @@ def diagnose(pid: PidOption = None, dump: DumpOption = None, baseline: BaselineO
         else:
             print(_report(answer))
 
-    fail_on_error(run)
+    one_shot(run)
 
 
 def _report(answer: Diagnosis) -> str:

@@ -1,5 +1,6 @@
 """`pyinspect heap stats|object|dump`: heap statistics, one object, and dumps; the graph
-questions (retained, roots, snapshot, diff...) are in heap_graph.py, registered with these."""
+questions (retained, roots, snapshot, diff...) are in heap_graph.py, registered with these
+under one `pyinspect heap` sub-application."""
 
 from __future__ import annotations
 
@@ -9,17 +10,18 @@ from typing import Annotated
 
 import typer
 
-from pyinspect.cli.heap_common import (
+from pyinspect.cli import heap_graph
+from pyinspect.cli.grammar import (
     DacOption,
     DumpOption,
     JsonOption,
     PidOption,
-    fail_on_error,
+    RequiredPidOption,
     graph_store,
-    heap_app,
+    graph_store_options,
+    one_shot,
     open_reader,
     print_json,
-    print_written,
     say_where,
 )
 from pyinspect.errors import InvalidParameterError
@@ -29,12 +31,15 @@ __all__ = ["register"]
 
 def register(app: typer.Typer) -> None:
     """`pyinspect heap`: these commands, then the graph questions, one sub-application."""
-    from pyinspect.cli import heap_graph  # noqa: F401 - its commands register on heap_app as it loads
-
+    heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
+    heap_app.callback()(graph_store_options)
+    heap_app.command("stats")(stats)
+    heap_app.command("object")(inspect_object)
+    heap_app.command("dump")(dump_process)
+    heap_graph.register(heap_app)
     app.add_typer(heap_app, name="heap")
 
 
-@heap_app.command("stats")
 def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
           top: Annotated[int | None, typer.Option("--top", help="only the K largest types")] = None,
           live: Annotated[bool, typer.Option("--live", help="only objects reachable from roots")] = False,
@@ -67,10 +72,9 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
             table.add_row(row.type, f"{row.count:,}", f"{row.total_size:,}")
         Console().print(table)
 
-    fail_on_error(run)
+    one_shot(run)
 
 
-@heap_app.command("object")
 def inspect_object(address: Annotated[str, typer.Argument(help="object address, e.g. 0x7f...")],
                    pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
                    depth: Annotated[int, typer.Option("--depth", help="expansion depth 1-10")] = 1,
@@ -92,15 +96,21 @@ def inspect_object(address: Annotated[str, typer.Argument(help="object address, 
             table.add_row(str(field.offset), str(field.size), field.name, field.type_name, field.value)
         Console().print(table)
 
-    fail_on_error(run)
+    one_shot(run)
 
 
-@heap_app.command("dump")
-def dump_process(pid: Annotated[int, typer.Option("--pid", help="live process id")],
+def dump_process(pid: RequiredPidOption,
                  output: Annotated[Path, typer.Option("-o", "--output", help="dump file to write")],
                  as_json: JsonOption = False) -> None:
-    """Write a full-heap core dump with the target runtime's own createdump."""
-    from pyinspect.heap.reader import create_dump
+    """Write a full-heap core dump with the target runtime's own createdump; its runtime's DAC
+    is kept beside it in OUTPUT.dac/ (carry that folder with the dump)."""
+    from pyinspect.answers.dump_writing import write_dump
 
-    path = fail_on_error(lambda: create_dump(pid, output))
-    print_written(path, "dump", as_json)
+    answer = one_shot(lambda: write_dump(pid, output.absolute()))
+    if as_json:
+        print_json({"path": answer.path, "kind": "dump", "bytes": answer.size_bytes,
+                    "keptBeside": list(answer.kept_beside)})
+        return
+    print(answer.path)
+    if answer.kept_beside:
+        print(f"kept its runtime's DAC beside it: {Path(answer.kept_beside[0]).parent}/", file=sys.stderr)

@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pyinspect.cli.heap_common import (
+from pyinspect.cli.grammar import (
     DumpOption,
     JsonOption,
     PidOption,
     TopOption,
     build_graph,
-    fail_on_error,
-    heap_app,
+    one_shot,
     print_json,
     print_rows,
     print_written,
@@ -24,10 +23,21 @@ from pyinspect.cli.heap_common import (
 if TYPE_CHECKING:
     from pyinspect.heap.graph import HeapGraph
 
-__all__: list[str] = []  # its commands register on heap_common.heap_app as it loads
+__all__ = ["register"]
 
 
-@heap_app.command("retained")
+def register(heap_app: typer.Typer) -> None:
+    """These commands, on `pyinspect heap` (pyinspect.cli.heap)."""
+    heap_app.command("retained")(retained)
+    heap_app.command("roots")(roots)
+    heap_app.command("instances")(instances)
+    heap_app.command("strings")(strings)
+    heap_app.command("segments")(segments)
+    heap_app.command("finalizer")(finalizer)
+    heap_app.command("snapshot")(snapshot)
+    heap_app.command("diff")(diff_snapshots)
+
+
 def retained(addresses: Annotated[list[str] | None, typer.Argument(help="object addresses (none: top retainers)")] = None,
              pid: PidOption = None, dump: DumpOption = None, top: TopOption = None,
              by_type: Annotated[bool, typer.Option("--by-type", help="retained size per type")] = False,
@@ -47,10 +57,9 @@ def retained(addresses: Annotated[list[str] | None, typer.Argument(help="object 
                    {"address": lambda r: r["address"], "type": lambda r: r["type"], "size": lambda r: r["size"],
                     "retained size": lambda r: r["retainedSize"]})
 
-    fail_on_error(run)
+    one_shot(run)
 
 
-@heap_app.command("roots")
 def roots(address: Annotated[str, typer.Argument(help="object address")], pid: PidOption = None,
           dump: DumpOption = None, max_paths: Annotated[int, typer.Option("--max-paths")] = 5,
           as_json: JsonOption = False) -> None:
@@ -75,30 +84,27 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
                 via = f".{step.field} -> " if step.field else "   "
                 console.print(f"  {via}{step.address} {step.type}")
 
-    fail_on_error(run)
+    one_shot(run)
 
 
-@heap_app.command("instances")
 def instances(type_name: Annotated[str, typer.Argument(help="full type name")], pid: PidOption = None,
               dump: DumpOption = None, start: Annotated[int, typer.Option("--start")] = 0,
               count: Annotated[int, typer.Option("--count")] = 100, as_json: JsonOption = False) -> None:
     """Instances of a type in address order, paged: address, size, generation, retained size."""
-    fail_on_error(lambda: print_rows(
+    one_shot(lambda: print_rows(
         build_graph(pid, dump, lambda g: g.instances(type_name, start, count)), as_json,
         {"address": lambda r: r.address, "size": lambda r: r.size, "generation": lambda r: r.generation,
          "live": lambda r: r.live, "retained size": lambda r: r.retained_size}))
 
 
-@heap_app.command("strings")
 def strings(pid: PidOption = None, dump: DumpOption = None, top: TopOption = 50, as_json: JsonOption = False) -> None:
     """String values held by several objects, most wasted bytes first."""
-    fail_on_error(lambda: print_rows(
+    one_shot(lambda: print_rows(
         build_graph(pid, dump, lambda g: g.duplicate_strings(top)), as_json,
         {"value": lambda r: r.value[:80], "count": lambda r: r.count, "size": lambda r: r.size,
          "wasted": lambda r: r.wasted_bytes}))
 
 
-@heap_app.command("segments")
 def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
     """Generations (size, free, fragmentation, pinned objects) and every segment."""
     def run() -> None:
@@ -114,19 +120,17 @@ def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption
                    {"kind": lambda r: r.kind, "start": lambda r: r.start, "end": lambda r: r.end,
                     "objects": lambda r: r.object_bytes, "free": lambda r: r.free_bytes})
 
-    fail_on_error(run)
+    one_shot(run)
 
 
-@heap_app.command("finalizer")
 def finalizer(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
     """Objects registered for finalization per type, and how many are queued (ready)."""
-    fail_on_error(lambda: print_rows(
+    one_shot(lambda: print_rows(
         build_graph(pid, dump, lambda g: g.finalizer_queue()), as_json,
         {"type": lambda r: r.type, "count": lambda r: r.count, "size": lambda r: r.total_size,
          "ready": lambda r: r.ready}))
 
 
-@heap_app.command("snapshot")
 def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapshot file to write")],
              pid: PidOption = None, dump: DumpOption = None,
              whole: Annotated[bool, typer.Option("--graph", help="save the whole graph (objects, references, "
@@ -137,11 +141,10 @@ def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapsh
     def save(g: HeapGraph) -> Path:
         return g.save_graph(output) if whole else g.snapshot().save(output)
 
-    path = fail_on_error(lambda: build_graph(pid, dump, save))
+    path = one_shot(lambda: build_graph(pid, dump, save))
     print_written(path, "graph" if whole else "snapshot", as_json)
 
 
-@heap_app.command("diff")
 def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot file (per type or --graph)")],
                    after: Annotated[Path, typer.Argument(help="later snapshot file (per type or --graph)")],
                    top: TopOption = None, as_json: JsonOption = False) -> None:
@@ -155,4 +158,4 @@ def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot
                    {"type": lambda r: r.type, "count Δ": lambda r: r.count_delta, "size Δ": lambda r: r.size_delta,
                     "retained Δ": lambda r: r.retained_delta})
 
-    fail_on_error(run)
+    one_shot(run)

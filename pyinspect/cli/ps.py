@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import typer
+
+from pyinspect.cli.grammar import JsonOption, one_shot, print_json
 
 if TYPE_CHECKING:
 
@@ -19,7 +20,7 @@ def register(app: typer.Typer) -> None:
     app.command("ps")(ps)
 
 
-def ps(as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False) -> None:
+def ps(as_json: JsonOption = False) -> None:
     """List .NET processes: pid, runtime version, self-contained or not, pid inside and
     container id for a process in a container, and whether
     pyinspect can debug them and read their heap (and why not)."""
@@ -28,9 +29,9 @@ def ps(as_json: Annotated[bool, typer.Option("--json", help="print JSON instead 
 
     from pyinspect.targets.processes import list_dotnet_processes
 
-    processes = list_dotnet_processes()
+    processes = one_shot(list_dotnet_processes)
     if as_json:
-        print(json.dumps([p.model_dump(by_alias=True) for p in processes], indent=2, ensure_ascii=False))
+        print_json(processes)
         return
     table = Table("pid", "runtime", "kind", "container", "debug", "heap", "command line / why not")
     for process in processes:

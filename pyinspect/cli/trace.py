@@ -7,7 +7,6 @@ Errors print as one line ``error: CODE: message`` on stderr with exit status 1.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter
@@ -15,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pyinspect.errors import InvalidParameterError, PyInspectError
+from pyinspect.cli.grammar import JsonOption, RequiredPidOption, one_shot, print_json
+from pyinspect.errors import InvalidParameterError
 
 if TYPE_CHECKING:  # rich, pydantic and the recorder load only when a recording runs, not for --help
     from pyinspect.models.trace import TraceAnswer
@@ -28,9 +28,9 @@ def register(app: typer.Typer) -> None:
     app.command("trace")(trace)
 
 
-def trace(pid: Annotated[int, typer.Option("--pid", help="live process id")],
+def trace(pid: RequiredPidOption,
           seconds: Annotated[float, typer.Option("--seconds", help="how long to record")] = 10.0,
-          as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of tables")] = False,
+          as_json: JsonOption = False,
           allocations: Annotated[bool, typer.Option(help="sample allocations with their stacks")] = True,
           gc: Annotated[bool, typer.Option(help="record GCs and counters")] = True,
           top: Annotated[int, typer.Option("--top", help="allocating types shown")] = 15) -> None:
@@ -39,7 +39,7 @@ def trace(pid: Annotated[int, typer.Option("--pid", help="live process id")],
     its pause and sizes, and the runtime's counters each second."""
     from pyinspect.tracing.recorder import MAX_SECONDS, start_recording
 
-    try:
+    def record() -> TraceAnswer:
         if not 0 < seconds <= MAX_SECONDS:
             raise InvalidParameterError(f"--seconds must be in (0, {MAX_SECONDS:.0f}]")
         recorder = start_recording(pid, allocations=allocations, gc=gc, max_seconds=seconds + 30)
@@ -47,14 +47,13 @@ def trace(pid: Annotated[int, typer.Option("--pid", help="live process id")],
             _wait_with_progress(recorder, seconds)
             if not as_json:
                 print("reading the events...", file=sys.stderr)
-            answer = recorder.stop()
+            return recorder.stop()
         finally:
             recorder.close()
-    except PyInspectError as exc:
-        print(f"error: {exc.code}: {exc}", file=sys.stderr)
-        raise typer.Exit(1) from None
+
+    answer = one_shot(record)
     if as_json:
-        print(json.dumps(answer.model_dump(by_alias=True), indent=2, ensure_ascii=False))
+        print_json(answer)
     else:
         _print_tables(answer, top)
 

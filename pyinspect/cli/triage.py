@@ -7,30 +7,25 @@ the plain records (pyinspect.models.triage). Errors print ``error: CODE: message
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pyinspect.errors import InvalidParameterError, PyInspectError
+from pyinspect.cli.grammar import (
+    DumpOption,
+    FrozenPidOption,
+    JsonOption,
+    LimitOption,
+    SymbolsOption,
+    one_shot,
+    open_reader,
+    print_json,
+)
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from pyinspect.heap.reader import HeapReader
     from pyinspect.models.triage import ExceptionInfo, StackFrame, ThreadInfo
 
 __all__ = ["register"]
-
-PidOption = Annotated[int | None, typer.Option("--pid", help="live process id (frozen while its stacks are read)")]
-DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON records instead of a report")]
-SymbolsOption = Annotated[Path | None, typer.Option("--symbols", help="a folder of PDBs besides each module's own")]
-LimitOption = Annotated[int, typer.Option("--limit", help="at most this many records")]
 
 
 def register(app: typer.Typer) -> None:
@@ -41,57 +36,31 @@ def register(app: typer.Typer) -> None:
     app.command("threadpool")(threadpool)
 
 
-@contextmanager
-def _reader(pid: int | None, dump: Path | None) -> Iterator[HeapReader]:
-    from pyinspect.heap.reader import HeapReader
-
-    if (pid is None) == (dump is None):
-        raise InvalidParameterError("give exactly one of --pid or --dump")
-    reader = HeapReader.attach(pid, suspend=True) if pid is not None else HeapReader.open_dump(dump or "")
-    try:
-        yield reader
-    finally:
-        reader.close()  # a frozen process resumes now
-
-
-def _run(action: Callable[[], None]) -> None:
-    try:
-        action()
-    except PyInspectError as exc:
-        print(f"error: {exc.code}: {exc}", file=sys.stderr)
-        raise typer.Exit(1) from None
-
-
-def _dump_json(value: BaseModel | Iterable[BaseModel]) -> None:
-    data: Any = ([item.model_dump(by_alias=True, exclude_none=True) for item in value]
-                 if not hasattr(value, "model_dump") else value.model_dump(by_alias=True, exclude_none=True))
-    print(json.dumps(data, indent=2, ensure_ascii=False))
-
-
 def _thread_label(os_id: int, managed: int, name: str | None) -> str:
     return f"thread {managed}" + (f" '{name}'" if name else "") + f" (OS {os_id})"
 
 
 def _frame_line(frame: StackFrame) -> str:
-    where = f"  {frame.file}:{frame.line}" if frame.file else ""
+    where = f"  {frame.file}:{frame.line}" if frame.file else f"  (no file and line: {frame.symbols})" \
+        if frame.symbols else ""
     return f"    {frame.method}{where}"
 
 
-def threads(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
+def threads(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
             frames: Annotated[int, typer.Option("--frames", help="at most this many frames per thread")] = 200,
             objects: Annotated[bool, typer.Option("--objects", help="list each frame's stack objects")] = False,
             as_json: JsonOption = False) -> None:
     """Every managed thread and its stack (clrstack -all): ids, name, state, blocked in, exception."""
     def run() -> None:
-        with _reader(pid, dump) as reader:
+        with open_reader(pid, dump, freeze=True) as reader:
             rows = reader.threads(frames, str(symbols) if symbols else None)
         if as_json:
-            _dump_json(rows)
+            print_json(rows, exclude_none=True)
             return
         for thread in rows:
             print(_describe_thread(thread, objects))
 
-    _run(run)
+    one_shot(run)
 
 
 def _describe_thread(thread: ThreadInfo, objects: bool) -> str:
@@ -108,14 +77,14 @@ def _describe_thread(thread: ThreadInfo, objects: bool) -> str:
     return "\n".join(lines)
 
 
-def locks(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
+def locks(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
           as_json: JsonOption = False) -> None:
     """Locks held and waited for (syncblk, thin locks, System.Threading.Lock, SemaphoreSlim) and deadlocks."""
     def run() -> None:
-        with _reader(pid, dump) as reader:
+        with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.locks(str(symbols) if symbols else None)
         if as_json:
-            _dump_json(answer)
+            print_json(answer, exclude_none=True)
             return
         for deadlock in answer.deadlocks:
             print(deadlock.description)
@@ -126,17 +95,17 @@ def locks(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsOption
             print(f"{held.kind} {held.type} {held.object}: held by {owner}"
                   + (f"; waiting: {waiters}" if waiters else "") + ("  DEADLOCK" if held.deadlock else ""))
 
-    _run(run)
+    one_shot(run)
 
 
-def async_chains(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
+def async_chains(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
                  limit: LimitOption = 100, as_json: JsonOption = False) -> None:
     """Async state machines as chains, innermost await first, stuck chains first (dumpasync)."""
     def run() -> None:
-        with _reader(pid, dump) as reader:
+        with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.async_chains(limit, str(symbols) if symbols else None)
         if as_json:
-            _dump_json(answer)
+            print_json(answer, exclude_none=True)
             return
         for chain in answer.chains:
             print(("STUCK: " + (chain.reason or "")) if chain.stuck else "chain:")
@@ -144,23 +113,23 @@ def async_chains(pid: PidOption = None, dump: DumpOption = None, symbols: Symbol
                 where = f"  {frame.file}:{frame.line}" if frame.file else ""
                 print(f"    {frame.method} (state {frame.state}){where}  awaits {frame.awaits_type} {frame.awaits}")
 
-    _run(run)
+    one_shot(run)
 
 
-def exceptions(pid: PidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
+def exceptions(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: SymbolsOption = None,
                limit: LimitOption = 100, as_json: JsonOption = False) -> None:
     """Exception objects on the heap, threads' current ones (a crash's) first, with stack and inner."""
     def run() -> None:
-        with _reader(pid, dump) as reader:
+        with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.exceptions(limit, str(symbols) if symbols else None)
         if as_json:
-            _dump_json(answer)
+            print_json(answer, exclude_none=True)
             return
         for exception in answer.exceptions:
             print(_describe_exception(exception, ""))
         print(f"{answer.total} exception objects: " + ", ".join(f"{t.type_name} {t.count}" for t in answer.by_type))
 
-    _run(run)
+    one_shot(run)
 
 
 def _describe_exception(exception: ExceptionInfo, indent: str) -> str:
@@ -174,17 +143,17 @@ def _describe_exception(exception: ExceptionInfo, indent: str) -> str:
     return "\n".join(lines)
 
 
-def threadpool(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
+def threadpool(pid: FrozenPidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
     """The thread pool's worker counts and limits, and its queued work items by type (threadpool -wi)."""
     def run() -> None:
-        with _reader(pid, dump) as reader:
+        with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.thread_pool()
         if as_json:
-            _dump_json(answer)
+            print_json(answer, exclude_none=True)
             return
         for name, value in answer.model_dump(exclude={"queued_by_type", "queued_items"}).items():
             print(f"{name}: {value}")
         for queued in answer.queued_by_type:
             print(f"  queued {queued.count:>6} {queued.type}  (global {queued.global_}, local {queued.local})")
 
-    _run(run)
+    one_shot(run)

@@ -19,6 +19,8 @@ class DapClient:
     def __init__(self, channel: DapChannel, adapter_id: str = "coreclr") -> None:
         self.channel = channel
         self.adapter_id = adapter_id
+        self.capabilities: dict[str, Any] = {}
+        """What `initialize` answered (empty before it)."""
 
     def add_listener(self, listener: EventListener) -> None:
         self.channel.add_listener(listener)
@@ -33,12 +35,13 @@ class DapClient:
         return self.channel.request(command, arguments, timeout)
 
     def initialize(self) -> dict[str, Any]:
-        """The adapter's capabilities."""
-        return self._call("initialize", {
+        """The adapter's capabilities, also kept as ``capabilities``."""
+        self.capabilities = self._call("initialize", {
             "clientID": "pyinspect", "clientName": "pyinspect", "adapterID": self.adapter_id,
             "linesStartAt1": True, "columnsStartAt1": True, "pathFormat": "path",
             "supportsVariableType": True, "supportsMemoryReferences": True,
         })
+        return self.capabilities
 
     def launch(self, program: str, args: list[str] | None = None, cwd: str | None = None,
                env: dict[str, str] | None = None, stop_at_entry: bool = False) -> dict[str, Any]:

@@ -25,9 +25,10 @@ from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
 from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, ThreadPoolInfo
+from pyinspect.targets.dac_sources import dac_sources_json
 from pyinspect.targets.diagnostics_ipc import request_dump
 from pyinspect.targets.process_view import ProcessView, view_of
-from pyinspect.targets.runtimes import dump_dac_candidates, runtime_of
+from pyinspect.targets.runtimes import runtime_of
 
 if TYPE_CHECKING:
     from pyinspect.heap.graph import HeapGraph
@@ -69,18 +70,21 @@ class HeapReader:
 
     @classmethod
     def open_dump(cls, path: str | Path, *, dac: str | Path | None = None,
-                  dac_search_path: str | None = None) -> HeapReader:
+                  dac_search_path: str | None = None, offline: bool | None = None) -> HeapReader:
         """Open a core dump written by createdump (see :func:`create_dump`) with the DAC of
         its runtime build: ``dac`` alone when given (refused if it does not match), else the
-        one the dump records, installed runtimes' and those under ``dac_search_path``
-        (default $PYINSPECT_DAC_SEARCH_PATH). No match raises DumpError naming the build."""
+        first that matches in the places pyinspect/targets/dac_sources.py lists (``offline``,
+        default $PYINSPECT_OFFLINE, asks no server). No match raises DumpError naming the
+        build and every place tried."""
         dump = Path(path)
         if not dump.is_file():
             raise DumpError(f"dump file not found: {dump}", path=str(dump))
-        explicit = dac is not None
-        candidates = [os.path.abspath(Path(dac).expanduser())] if dac is not None else dump_dac_candidates(dac_search_path)
-        return cls(lambda h: h.HeapTarget.OpenDump(str(dump), _string_array(candidates), explicit),
-                   f"dump {dump}", path=str(dump))
+        sources = dac_sources_json(dump, dac=dac, search_path=dac_search_path, offline=offline)
+        return cls(lambda h: h.HeapTarget.OpenDump(str(dump), sources), f"dump {dump}", path=str(dump))
+
+    def dac_lookup(self) -> list[dict[str, Any]]:
+        """Where a dump's DAC was looked for: [{place, path, outcome, seconds}], the used one last."""
+        return list(json.loads(self._run(lambda: str(self._target.DacLookupJson))))
 
     def _run(self, action: Callable[[], T], **context: Any) -> T:
         call_context = {**self._context, **context}
@@ -204,13 +208,6 @@ class HeapReader:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
-
-
-def _string_array(items: list[str]) -> Any:
-    """A .NET string[] for the helper (pythonnet does not convert a list by itself)."""
-    from System import Array, String  # loaded by dotnet_bridge.helper()
-
-    return Array[String](items)
 
 
 def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:

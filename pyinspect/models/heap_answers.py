@@ -63,6 +63,10 @@ class DumpCreateAnswer(_Model):
     pid: int
     size_bytes: int
     message: str
+    kept_beside: tuple[str, ...] = ()
+    """The files kept beside the dump in ``<dump>.dac/``: the runtime's libmscordaccore.so,
+    the libcoreclr.so that proves its build and the app's PDBs, where a dump's DAC and PDBs
+    are looked for first."""
 
 
 class HeapStatsAnswer(_Model):

@@ -61,6 +61,9 @@ class StackFrame(_Model):
     il_offset: int | None = None
     file: str | None = None
     line: int | None = None
+    symbols: str | None = None
+    """Why there is no file and line: the module's PDB was not found and where it was looked
+    for (on the module's first such frame in an answer; the method name stays)."""
     instruction_pointer: str | None = None
     stack_pointer: str | None = None
     objects: tuple[StackObject, ...] | None = None

@@ -13,9 +13,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pyinspect.answers.dump_writing import write_dump
 from pyinspect.answers.progress import walk_progress
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
+from pyinspect.models.heap_answers import DumpCreateAnswer
 from pyinspect.notebook.closing import ClosesOnExit
 from pyinspect.notebook.debugger import BreakpointSpec, Debugger, launch, start_attached
 from pyinspect.notebook.diagnose import DiagnoseMethods, diagnose
@@ -25,7 +27,7 @@ from pyinspect.notebook.triage import TriageMethods
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
-__all__ = ["Debugger", "Heap", "attach", "diagnose", "diff", "launch", "open_dump",
+__all__ = ["Debugger", "Heap", "attach", "create_dump", "diagnose", "diff", "launch", "open_dump",
            "open_heap"]
 
 
@@ -97,14 +99,26 @@ def open_heap(pid: int, *, suspend: bool = False) -> Heap:
     return Heap(HeapReader.attach(pid, suspend=suspend))
 
 
-def open_dump(path: str | Path, *, dac: str | Path | None = None) -> Heap:
+def open_dump(path: str | Path, *, dac: str | Path | None = None, offline: bool | None = None) -> Heap:
     """Read the heap of a core dump written by createdump, with the DAC of the dump's runtime
-    build: ``dac`` when given, else the one the dump records, an installed runtime's, or one
-    under $PYINSPECT_DAC_SEARCH_PATH.
+    build: ``dac`` when given, else the first that matches beside the dump (``<dump>.dac/``),
+    in the runtime folder it records or an installed runtime, under
+    $PYINSPECT_DAC_SEARCH_PATH, in the NuGet packages folder's runtime pack, on a symbol
+    server ($_NT_SYMBOL_PATH) or a NuGet feed; ``offline=True`` (default $PYINSPECT_OFFLINE)
+    asks no server.
 
-    Returns a Heap. Raises DumpError naming the build when no DAC matches.
+    Returns a Heap. Raises DumpError naming the build and every place tried when none matches.
     Example: ``heap = pyinspect.open_dump("core.1234"); heap.stats()``"""
-    return Heap(HeapReader.open_dump(path, dac=dac), from_dump=True)
+    return Heap(HeapReader.open_dump(path, dac=dac, offline=offline), from_dump=True)
+
+
+def create_dump(pid: int, path: str | Path) -> DumpCreateAnswer:
+    """Write a full-heap core dump of a running .NET process with its runtime's createdump,
+    its DAC kept beside it in ``<path>.dac/`` (``kept_beside``) so the dump opens anywhere.
+
+    Returns a DumpCreateAnswer (path, pid, size_bytes, kept_beside). Raises DumpError,
+    ProcessNotFoundError. Example: ``pyinspect.create_dump(1234, "/tmp/core.1234")``"""
+    return write_dump(pid, Path(path).expanduser().absolute())
 
 
 def attach(pid: int, *, breakpoints: Iterable[BreakpointSpec] = (), adapter: str = "pyinspect") -> Debugger:

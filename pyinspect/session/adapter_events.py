@@ -5,9 +5,12 @@ breakpoint table, the output buffer) and the client it may ask; it never reaches
 the Session. When the session leaves that adapter it retires the handler, and late
 events from it are ignored.
 
-Listeners must not block the DAP reader thread: anything that needs a request
-(continuing past a breakpoint whose hit count is not reached yet, finding which
-breakpoint was hit when the adapter does not say) runs on a short-lived worker thread.
+Hit counts: an adapter that counts hits (ours) stops only at the hits that count and
+reports each breakpoint's count on the stop, which is taken as is. Under one that does not
+(netcoredbg) every hit stops and is counted here; anything that needs a request then
+(continuing past a breakpoint whose hit count is not reached yet, finding which breakpoint
+was hit when the adapter does not say) runs on a short-lived worker thread, since listeners
+must not block the DAP reader thread.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from pyinspect.errors import PyInspectError
+from pyinspect.session.breakpoints import adapter_counts_hits
 from pyinspect.session.state import DebuggeeState, Stop
 
 if TYPE_CHECKING:
@@ -79,6 +83,10 @@ class AdapterEvents:
         reason = str(body.get("reason") or "unknown")
         adapter_ids = [i for i in body.get("hitBreakpointIds") or [] if isinstance(i, int)]
         hit = [b for b in map(self._breakpoints.by_adapter_id, adapter_ids) if b is not None]
+        if reason == "breakpoint" and adapter_counts_hits(self._client):
+            self._take_hit_counts(adapter_ids, body.get("hitCounts"))
+            self._pause(body, [b.id for b in hit])
+            return
         if reason == "breakpoint" and not adapter_ids and any(b.hit_count for b in self._breakpoints.all()):
             self._in_background(self._decide_by_location, body)
             return
@@ -86,6 +94,15 @@ class AdapterEvents:
             self._count_and_maybe_skip(body, hit)
             return
         self._pause(body, [b.id for b in hit])
+
+    def _take_hit_counts(self, adapter_ids: list[int], counts: Any) -> None:
+        """The adapter's own count of each breakpoint it stopped at (parallel to the ids)."""
+        if not isinstance(counts, list):
+            return
+        for adapter_id, count in zip(adapter_ids, counts, strict=False):
+            breakpoint = self._breakpoints.by_adapter_id(adapter_id)
+            if breakpoint is not None and isinstance(count, int):
+                breakpoint.hits = count
 
     def _count_and_maybe_skip(self, body: dict[str, Any], hit: list[Breakpoint]) -> None:
         for breakpoint in hit:

@@ -2,8 +2,10 @@
 
 A breakpoint set before any session is pending; at every launch or attach the whole
 table is sent file by file, and the adapter's answers (verified, bound line, its own
-id) are folded back. Hit counts are counted here, from the stops, because netcoredbg
-cannot count them.
+id) are folded back. A hit count is the adapter's to keep where it counts hits itself (DAP
+`hitCondition`; ours does, and reports its counts on each stop): the debuggee then stops
+only at the hits that count. netcoredbg reads no hitCondition, so under it every hit stops
+and pyinspect counts (pyinspect.session.adapter_events).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from pyinspect.models.session import BreakpointInfo
 if TYPE_CHECKING:
     from pyinspect.dap.client import DapClient
 
-__all__ = ["EXCEPTION_FILTERS", "Breakpoint", "BreakpointTable", "refused_condition", "send_all", "send_file",
-           "send_functions"]
+__all__ = ["EXCEPTION_FILTERS", "Breakpoint", "BreakpointTable", "adapter_counts_hits", "refused_condition", "send_all",
+           "send_file", "send_functions"]
 
 EXCEPTION_FILTERS = {"all": "all", "user_unhandled": "user-unhandled"}
 
@@ -48,11 +50,14 @@ class Breakpoint:
                               condition=self.condition, hit_count=self.hit_count, log_message=self.log_message,
                               verified=self.verified, hits=self.hits, bound_line=self.bound_line, message=self.message)
 
-    def request(self) -> dict[str, Any]:
-        """The DAP SourceBreakpoint or FunctionBreakpoint; hit counts stay client-side."""
+    def request(self, hit_condition: bool) -> dict[str, Any]:
+        """The DAP SourceBreakpoint or FunctionBreakpoint; with hit_condition (the adapter
+        counts hits) the hit count goes as `hitCondition` ">= N": stop at the Nth hit and on."""
         entry: dict[str, Any] = {"name": self.function} if self.function else {"line": self.line}
         if self.condition:
             entry["condition"] = self.condition
+        if hit_condition and self.hit_count is not None:
+            entry["hitCondition"] = f">= {self.hit_count}"
         if self.log_message:
             entry["logMessage"] = self.log_message
         return entry
@@ -116,6 +121,14 @@ class BreakpointTable:
 
     def files(self) -> list[str]:
         return sorted({b.file for b in self.all() if b.file is not None})
+
+    def new_session(self) -> None:
+        """A debug session starts: nothing is bound yet, and hits count again from 0 (an
+        adapter that counts hits counts them per session; so does the table under one that
+        does not)."""
+        self.unbind_all("not bound yet")
+        for breakpoint in self.all():
+            breakpoint.hits = 0
 
     def unbind_all(self, message: str = "pending until a session starts") -> None:
         for breakpoint in self.all():
@@ -184,15 +197,22 @@ def refused_condition(breakpoint: Breakpoint) -> str | None:
     return message if breakpoint.condition and not breakpoint.verified and message.startswith("condition ") else None
 
 
+def adapter_counts_hits(client: DapClient) -> bool:
+    """Whether the adapter keeps hit counts itself (it said so at initialize)."""
+    return bool(client.capabilities.get("supportsHitConditionalBreakpoints"))
+
+
 def send_file(client: DapClient, table: BreakpointTable, file: str) -> None:
     """A file's whole set of line breakpoints (DAP replaces a file's set at once)."""
     sent = table.in_file(file)
-    table.apply_results(sent, client.set_breakpoints(file, [b.request() for b in sent]))
+    counts = adapter_counts_hits(client)
+    table.apply_results(sent, client.set_breakpoints(file, [b.request(counts) for b in sent]))
 
 
 def send_functions(client: DapClient, table: BreakpointTable) -> None:
     sent = table.functions()
-    table.apply_results(sent, client.set_function_breakpoints([b.request() for b in sent]))
+    counts = adapter_counts_hits(client)
+    table.apply_results(sent, client.set_function_breakpoints([b.request(counts) for b in sent]))
 
 
 def send_all(client: DapClient, table: BreakpointTable) -> None:

@@ -112,7 +112,7 @@ class Session:
         self._adapter, self._events = process, events
         self.debuggee.start(mode, program, pid)
         self.output.clear()
-        self.breakpoints.unbind_all("not bound yet")
+        self.breakpoints.new_session()
         process.client.add_listener(events)
         try:
             process.client.initialize()

@@ -17,12 +17,11 @@ import os
 import re
 from pathlib import Path
 
-from pyinspect.errors import NotDotNetProcessError, ProcessNotFoundError, SetupMissingError
+from pyinspect.errors import NotDotNetProcessError, ProcessNotFoundError
 from pyinspect.models.runtimes import TargetRuntime
-from pyinspect.targets.dotnet_paths import dotnet_host
 from pyinspect.targets.process_view import ProcessView, view_of
 
-__all__ = ["DAC_SEARCH_PATH_VARIABLE", "coreclr_paths", "dump_dac_candidates", "runtime_in_folder", "runtime_of"]
+__all__ = ["DAC_SEARCH_PATH_VARIABLE", "coreclr_paths", "runtime_in_folder", "runtime_of", "search_path_dacs"]
 
 _CORECLR = "libcoreclr.so"
 _SHARED_MARKER = "/shared/Microsoft.NETCore.App/"
@@ -113,23 +112,15 @@ DAC_SEARCH_PATH_VARIABLE = "PYINSPECT_DAC_SEARCH_PATH"
 _DAC = "libmscordaccore.so"
 
 
-def dump_dac_candidates(search_path: str | None = None) -> list[str]:
-    """DACs a dump's runtime may match, after the one the dump records (the helper tries
-    that first): every installed shared runtime's, then each libmscordaccore.so under the
-    folders of ``search_path`` (':'-separated; default $PYINSPECT_DAC_SEARCH_PATH), at most
-    six folder levels deep (a runtime pack's runtimes/linux-x64/native/ is four)."""
-    found = [str(dac) for dac in sorted(_shared_runtimes_root().glob(f"*/{_DAC}"))]
+def search_path_dacs(search_path: str | None = None) -> list[str]:
+    """Each libmscordaccore.so under the folders of ``search_path`` (':'-separated; default
+    $PYINSPECT_DAC_SEARCH_PATH), at most six folder levels deep (a runtime pack's
+    runtimes/linux-x64/native/ is four). The helper proves each by build id before use."""
+    found: list[str] = []
     folders = search_path if search_path is not None else os.environ.get(DAC_SEARCH_PATH_VARIABLE, "")
     for folder in filter(None, folders.split(":")):
         found.extend(str(dac) for dac in _find_below(Path(folder).expanduser(), _DAC, depth=6))
     return list(dict.fromkeys(found))
-
-
-def _shared_runtimes_root() -> Path:
-    try:
-        return dotnet_host().resolve().parent / "shared" / "Microsoft.NETCore.App"
-    except SetupMissingError:
-        return Path("/usr/share/dotnet/shared/Microsoft.NETCore.App")
 
 
 def _find_below(folder: Path, name: str, depth: int) -> list[Path]:

@@ -3,7 +3,9 @@ behind a relay that speaks with netcoredbg's known quirks, so the session's tole
 them is exercised for real. Started as `<python> netcoredbg_standin.py --interpreter=vscode`.
 
 Quirks reproduced on every message from the adapter: `seq` and `request_seq` as strings;
-no `memoryReference` on values; no pyinspect extensions (`pyinspectKind`).
+no `memoryReference` on values; no pyinspect extensions (`pyinspectKind`, `hitCounts`); no
+hit conditions (netcoredbg reads a breakpoint's line and condition only, and does not
+declare `supportsHitConditionalBreakpoints`), so the session counts hits itself.
 """
 
 from __future__ import annotations
@@ -38,10 +40,19 @@ def write_message(stream: BinaryIO, message: dict[str, Any]) -> None:
     stream.flush()
 
 
+OURS_ONLY = ("memoryReference", "pyinspectKind", "hitCounts", "supportsHitConditionalBreakpoints")
+
+
+def without_hit_conditions(request: dict[str, Any]) -> dict[str, Any]:
+    for breakpoint in (request.get("arguments") or {}).get("breakpoints") or []:
+        breakpoint.pop("hitCondition", None)
+    return request
+
+
 def with_quirks(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: str(item) if key in ("seq", "request_seq") else with_quirks(item)
-                for key, item in value.items() if key not in ("memoryReference", "pyinspectKind")}
+                for key, item in value.items() if key not in OURS_ONLY}
     if isinstance(value, list):
         return [with_quirks(item) for item in value]
     return value
@@ -57,7 +68,7 @@ def main() -> int:
 
     def forward_requests() -> None:
         while (message := read_message(sys.stdin.buffer)) is not None:
-            write_message(upstream, message)
+            write_message(upstream, without_hit_conditions(message))
         upstream.close()
 
     threading.Thread(target=forward_requests, daemon=True).start()

@@ -51,7 +51,10 @@ async def _open(client: Client, way: str, pid: int, folder: Path) -> dict[str, A
     if way == "dump":
         made = await call_ok(client, "dump_create", pid=pid, path=str(folder / f"truth-{pid}.dmp"))
         assert made["pid"] == pid and made["sizeBytes"] > 1_000_000, made
-        opened = await call_ok(client, "dump_open", path=made["path"])
+        kept = f"{made['path']}.dac"
+        assert made["keptBeside"] == [f"{kept}/{name}" for name in ("libmscordaccore.so", "libcoreclr.so",
+                                                                     "HeapGraphTruth.pdb")], made
+        opened = await call_ok(client, "dump_open", path=made["path"], offline=True)
         return dict(opened["source"])
     truth_file = folder / "debugged-truth.json"
     await call_ok(client, "debug_launch", program=str(target_dll("HeapGraphTruth")), args=[str(truth_file)])

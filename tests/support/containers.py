@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -136,6 +135,7 @@ def running_container(app: ContainerApp, workdir: Path, *args: str, pid_namespac
         yield Container(pid, launcher)
     finally:
         _end(launcher)
+        root.rmdir()  # its mounts were the namespace's own and ended with it: the folder is empty now
 
 
 def wait_for_inside_file(container: Container, path: str, timeout: float = 60.0) -> Any:
@@ -204,18 +204,33 @@ def _state(pid: int) -> str:
 
 
 def _end(launcher: subprocess.Popen[bytes]) -> None:
+    """SIGKILL, not SIGTERM: unshare --fork ignores SIGTERM while it waits for its child (each
+    container's end waited 15 s for nothing). --kill-child: the program, pid 1 of its
+    namespace, gets SIGKILL as unshare dies, and everything in the namespace with it."""
     if launcher.poll() is None:
-        launcher.send_signal(signal.SIGTERM)  # --kill-child: its child (the program) gets SIGKILL
-        try:
-            launcher.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            launcher.kill()
-            launcher.wait(timeout=15)
+        launcher.kill()
+    launcher.wait(timeout=15)
 
 
-def in_other_mount_namespace(*command: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    """A command in a mount namespace of its own with a private /tmp, sharing the host's pids:
-    pyinspect as a sidecar (kubectl debug --target, shareProcessNamespace)."""
-    script = 'mount -t tmpfs sidecar-tmp /tmp && exec "$@"'
-    return subprocess.run([*prefix, "unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sidecar",
-                           *command], capture_output=True, text=True, timeout=300, check=False)
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def sidecar_prefix() -> tuple[str, ...]:
+    """What runs a command as a sidecar (kubectl debug --target, shareProcessNamespace): a mount
+    namespace of its own with a private tmpfs /tmp, sharing the host's pids. A checkout under
+    /tmp (a clone anywhere) stays visible: the shell holds it as its working folder while the
+    tmpfs covers /tmp, then binds that folder ("." as is: mount would otherwise resolve the
+    path again, now inside the tmpfs) back at the same path inside. The namespace, its mounts and
+    the tmpfs end with the command; nothing is mounted on the host."""
+    keep = str(CHECKOUT)
+    if Path("/tmp") in CHECKOUT.parents:
+        script = ('cd "$1" && mount -t tmpfs sidecar-tmp /tmp && mkdir -p "$1" && mount --no-canonicalize --bind . "$1" && cd "$1" '
+                  '&& shift && exec "$@"')
+    else:
+        script = 'shift && mount -t tmpfs sidecar-tmp /tmp && exec "$@"'
+    return ("unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sidecar", keep)
+
+
+def in_other_mount_namespace(*command: str) -> subprocess.CompletedProcess[str]:
+    """A command run as a sidecar (sidecar_prefix), its output captured."""
+    return subprocess.run([*sidecar_prefix(), *command], capture_output=True, text=True, timeout=300, check=False)

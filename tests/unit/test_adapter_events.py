@@ -1,5 +1,6 @@
 """AdapterEvents moves a DebuggeeState from the adapter's events, with a stand-in client:
-stops, hit counts counted client-side, ends, and a retired handler's silence."""
+stops, hit counts (the adapter's own, or counted here for one that does not count), ends,
+and a retired handler's silence."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from pyinspect.session.state import DebuggeeState
 class RecordingClient:
     """Answers what AdapterEvents may ask, and records the continues it sends."""
 
-    def __init__(self, top_frame: dict[str, Any] | None = None) -> None:
+    def __init__(self, top_frame: dict[str, Any] | None = None, counts_hits: bool = False) -> None:
         self.continued: list[int] = []
         self.top_frame = top_frame
+        self.capabilities = {"supportsHitConditionalBreakpoints": True} if counts_hits else {}
 
     def continue_(self, thread_id: int) -> dict[str, Any]:
         self.continued.append(thread_id)
@@ -71,6 +73,13 @@ def test_a_hit_before_the_hit_count_is_continued_and_never_seen(tmp_path: Path) 
     assert state.state == "running"
     events(stopped(reason="breakpoint", threadId=5, hitBreakpointIds=[100]))
     assert state.state == "paused" and table.all()[0].hits == 2
+
+
+def test_an_adapter_that_counts_hits_is_never_continued_and_its_count_is_shown(tmp_path: Path) -> None:
+    events, state, table, client = handler(tmp_path, RecordingClient(counts_hits=True), hit_count=1000)
+    events(stopped(reason="breakpoint", threadId=5, hitBreakpointIds=[100], hitCounts=[1000]))
+    assert state.state == "paused" and client.continued == []
+    assert table.all()[0].hits == 1000
 
 
 def test_an_unnamed_breakpoint_stop_is_matched_by_the_top_frames_location(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ def test_a_missing_source_file_is_refused_at_once(tmp_path: Path) -> None:
         BreakpointTable().add(str(tmp_path / "Nope.cs"), 3, None, None)
 
 
-def test_the_adapters_answers_bind_and_unbinding_says_why(source: str) -> None:
+def test_the_adapters_answers_bind_unbinding_says_why_and_a_new_session_counts_hits_again(source: str) -> None:
     table = BreakpointTable()
     bound, pending = table.add(source, 3, "x > 1", None), table.add(source, 50, None, None)
     table.apply_results([bound, pending], [{"id": 11, "verified": True, "line": 4},
@@ -51,14 +51,19 @@ def test_the_adapters_answers_bind_and_unbinding_says_why(source: str) -> None:
     assert table.by_adapter_id(11) is bound and table.at_location(source, 4) == [bound]
     table.unbind_all("session ended")
     assert all(not b.verified and b.message == "session ended" for b in table.all())
+    bound.hits = 4
+    table.new_session()
+    assert all(b.hits == 0 and b.message == "not bound yet" for b in table.all())
 
 
-def test_requests_carry_conditions_and_log_messages_but_not_hit_counts(source: str) -> None:
+def test_requests_carry_hit_counts_only_to_an_adapter_that_counts_hits(source: str) -> None:
     table = BreakpointTable()
     line = table.add(source, 3, "x > 1", 5, log_message="x={x}")
-    function = table.add_function("Ns.T.M", None, None)
-    assert line.request() == {"line": 3, "condition": "x > 1", "logMessage": "x={x}"}
-    assert function.request() == {"name": "Ns.T.M"}
+    function = table.add_function("Ns.T.M", None, 2)
+    assert line.request(False) == {"line": 3, "condition": "x > 1", "logMessage": "x={x}"}
+    assert line.request(True) == {"line": 3, "condition": "x > 1", "logMessage": "x={x}", "hitCondition": ">= 5"}
+    assert function.request(False) == {"name": "Ns.T.M"}
+    assert function.request(True) == {"name": "Ns.T.M", "hitCondition": ">= 2"}
     assert table.files() == [source] and table.functions() == [function]
 
 

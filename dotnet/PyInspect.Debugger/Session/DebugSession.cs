@@ -161,6 +161,7 @@ public sealed partial class DebugSession : IDapHandler, IEngineListener
             ["allThreadsStopped"] = true,
         };
         if (stop.HitBreakpointIds is not null) body["hitBreakpointIds"] = stop.HitBreakpointIds;
+        if (stop.HitCounts is not null) body["hitCounts"] = stop.HitCounts;
         if (stop.Description is not null) body["description"] = stop.Description;
         if (stop.Text is not null) body["text"] = stop.Text;
         _debuggee.StopThreadId = stop.ThreadId;

@@ -64,6 +64,8 @@ public sealed class Debuggee(IEventSink events)
         events.SendEvent("output", new JsonObject { ["category"] = category, ["output"] = text });
 }
 
-/// <summary>A stop a collaborator decided on; the session announces it (and ends every step).</summary>
+/// <summary>A stop a collaborator decided on; the session announces it (and ends every step).
+/// HitCounts, beside HitBreakpointIds, is each breakpoint's hit count (a pyinspect extension:
+/// the client shows the adapter's count instead of counting stops).</summary>
 public sealed record StopEvent(string Reason, uint ThreadId, JsonArray? HitBreakpointIds = null, string? Description = null,
-    string? Text = null);
+    string? Text = null, JsonArray? HitCounts = null);

@@ -13,6 +13,9 @@ public sealed class FrameRecord
     public int? IlOffset { get; set; }
     public string? File { get; set; }
     public int? Line { get; set; }
+    /// <summary>Why the frame has no file and line: its module's PDB was not found (said on
+    /// the module's first such frame in an answer).</summary>
+    public string? Symbols { get; set; }
     public string? InstructionPointer { get; set; }
     public string? StackPointer { get; set; }
     public List<StackObjectRecord>? Objects { get; set; }

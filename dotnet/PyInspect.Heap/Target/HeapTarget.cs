@@ -14,6 +14,8 @@ public sealed class HeapTarget : IDisposable
     private SuspendedThreads? _suspended;
     private SourceLines? _lines;
     private string? _linesFolder;
+    private DacSources? _sources;
+    private string? _dumpPath;
     private bool _disposed;
 
     private HeapTarget(DataTarget dataTarget, ClrRuntime runtime, string description)
@@ -56,7 +58,8 @@ public sealed class HeapTarget : IDisposable
         SuspendedThreads? suspended = suspend ? SuspendedThreads.Of(pid) : null;
         try
         {
-            var target = Open(dataTarget, [dacPath], true, $"process {pid}", "NOT_DOTNET_PROCESS");
+            var target = Open(dataTarget, info => DacChoice.CreateRuntime(info, dacPath, $"process {pid}", "NOT_DOTNET_PROCESS"),
+                $"process {pid}", "NOT_DOTNET_PROCESS");
             target._suspended = suspended;
             return target;
         }
@@ -67,25 +70,42 @@ public sealed class HeapTarget : IDisposable
         }
     }
 
-    /// <summary>Open a core dump (as written by the runtime's createdump) with a DAC that
-    /// matches its runtime: dacPaths alone when explicitDac, else after the one the dump records.</summary>
-    public static HeapTarget OpenDump(string path, string[] dacPaths, bool explicitDac)
+    /// <summary>Open a core dump (as written by the runtime's createdump) with the DAC of its
+    /// runtime build, looked for in the places sourcesJson names (<see cref="DacSources"/>,
+    /// <see cref="DacLookup"/>). ClrMD's own locator is given no server: nothing reaches the
+    /// network but the lookup's bounded requests.</summary>
+    public static HeapTarget OpenDump(string path, string sourcesJson)
     {
         if (!File.Exists(path))
             throw new HeapTargetException("DUMP_ERROR", $"dump file not found: {path}");
+        var sources = DacSources.Parse(sourcesJson);
         DataTarget dataTarget;
         try
         {
-            dataTarget = DataTarget.LoadDump(path);
+            dataTarget = DataTarget.LoadDump(path, new DataTargetOptions { FileLocator = NoFiles.Instance });
         }
         catch (Exception exc)
         {
             throw new HeapTargetException("DUMP_ERROR", $"not a readable core dump: {path}: {exc.Message}", exc);
         }
-        return Open(dataTarget, dacPaths, explicitDac, $"dump {path}", "DUMP_ERROR");
+        DacLookup? lookup = null;
+        var target = Open(dataTarget, info =>
+        {
+            lookup = new DacLookup(info, DumpRuntime.Of(dataTarget, info), sources);
+            return lookup.CreateRuntime($"dump {path}", "DUMP_ERROR");
+        }, $"dump {path}", "DUMP_ERROR");
+        target.DacAttempts = lookup?.Attempts ?? [];
+        target._sources = sources;
+        target._dumpPath = path;
+        return target;
     }
 
-    private static HeapTarget Open(DataTarget dataTarget, IReadOnlyList<string> dacPaths, bool explicitDac,
+    /// <summary>Where the DAC was looked for and found, as JSON [{place, path, outcome, seconds}].</summary>
+    public string DacLookupJson => HeapJson.Serialize(DacAttempts);
+
+    private IReadOnlyList<DacAttempt> DacAttempts { get; set; } = [];
+
+    private static HeapTarget Open(DataTarget dataTarget, Func<ClrInfo, ClrRuntime> createRuntime,
         string description, string noRuntimeCode)
     {
         try
@@ -94,7 +114,7 @@ public sealed class HeapTarget : IDisposable
                 throw new HeapTargetException(noRuntimeCode, $"{description} has no .NET (CoreCLR) runtime loaded");
             if (dataTarget.ClrVersions.Length > 1)
                 throw new HeapTargetException(noRuntimeCode, $"{description} has {dataTarget.ClrVersions.Length} .NET runtimes loaded: reading more than one runtime in a process is not supported");
-            var runtime = DacChoice.CreateRuntime(dataTarget.ClrVersions[0], dacPaths, explicitDac, description, noRuntimeCode);
+            var runtime = createRuntime(dataTarget.ClrVersions[0]);
             return new HeapTarget(dataTarget, runtime, description);
         }
         catch (HeapTargetException)
@@ -231,11 +251,17 @@ public sealed class HeapTarget : IDisposable
         if (_lines is null || _linesFolder != symbolFolder)
         {
             _lines?.Dispose();
-            _lines = new SourceLines(symbolFolder);
+            var pdbs = new PdbLookup(_sources, _dumpPath);
+            _lines = new SourceLines(symbolFolder, path => ModuleNamed(path) is { } module
+                ? pdbs.Find(module, symbolFolder) : (null, "the runtime lists no such module"));
             _linesFolder = symbolFolder;
         }
+        _lines.BeginAnswer();
         return _lines;
     }
+
+    private ClrModule? ModuleNamed(string name) =>
+        Runtime.EnumerateModules().FirstOrDefault(module => module.Name == name);
 
     public void Dispose()
     {

@@ -36,6 +36,8 @@ public sealed class FrameDescriber
             record.IlOffset = il;
             if (_lines.Locate(module, method.MetadataToken, il) is { } where)
                 (record.File, record.Line) = where;
+            else
+                record.Symbols = _lines.SayMissing(module);
         }
         return record;
     }

@@ -60,6 +60,8 @@ _PROGRESS_EVERY = 0.25
 OptionalPid = Annotated[int | None, Field(description="Process id (default: the heap_attach'ed process, else the "
                                                       "debuggee)")]
 DumpPath = Annotated[str, Field(description="Path of a core dump (written by dump_create or createdump)")]
+Offline = Annotated[bool | None, Field(description="true: look for the dump's DAC on this machine only, asking no "
+                                                   "symbol server or NuGet feed (default: $PYINSPECT_OFFLINE)")]
 NewDumpPath = Annotated[str, Field(description="Where to write the dump (a new file)")]
 Filter = Annotated[Literal["live", "dead", "all"], Field(description="live: reachable from roots; dead: garbage "
                                                                       "not yet collected; all: both")]
@@ -141,20 +143,24 @@ def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> Non
         source = await _in_thread(ctx, lambda _: heaps().attach(pid))
         return HeapOpenAnswer(source=source, message=f"the heap tools now read process {pid} (it keeps running)")
 
-    async def dump_open(path: DumpPath, ctx: Context[Any, Any]) -> HeapOpenAnswer:
+    async def dump_open(path: DumpPath, ctx: Context[Any, Any], offline: Offline = None) -> HeapOpenAnswer:
         """Open a core dump's heap for the heap tools (nothing changes: answers are exact for
         the moment of the dump). Replaces any heap opened before; heap_close returns to the
-        paused debug session. A file that is no dump of a .NET process answers DUMP_ERROR."""
-        source = await _in_thread(ctx, lambda _: heaps().open_dump(path))
+        paused debug session. The DAC of the dump's runtime build is looked for beside the
+        dump, in installed runtimes, the NuGet packages folder, symbol servers and NuGet
+        feeds; DUMP_ERROR names every place tried when none matches, or when the file is no
+        dump of a .NET process."""
+        source = await _in_thread(ctx, lambda _: heaps().open_dump(path, offline))
         return HeapOpenAnswer(source=source, message=f"the heap tools now read the dump {source.path}")
 
     async def dump_create(path: NewDumpPath, ctx: Context[Any, Any], pid: OptionalPid = None) -> DumpCreateAnswer:
         """Write a full-heap core dump of a running .NET process with its own runtime's
         createdump (pid default: the heap_attach'ed process, else the debuggee), to read
-        later or elsewhere with dump_open. Takes seconds; the process continues after."""
-        made, target = await _in_thread(ctx, lambda _: heaps().create_dump(pid, path))
-        return DumpCreateAnswer(path=str(made), pid=target, size_bytes=made.stat().st_size,
-                                message=f"wrote a full-heap dump of process {target}; dump_open reads it")
+        later or elsewhere with dump_open; the runtime's DAC and the app's PDBs are kept beside it in
+        <path>.dac/ (keptBeside), so they travel together. Takes seconds; the process
+        continues after."""
+        answer: DumpCreateAnswer = await _in_thread(ctx, lambda _: heaps().create_dump(pid, path))
+        return answer
 
     async def heap_close(ctx: Context[Any, Any]) -> HeapCloseAnswer:
         """Close the heap opened by heap_attach or dump_open (the process is left as it was);

@@ -14,6 +14,7 @@ from support.containers import (
     container_apps,
     in_other_mount_namespace,
     running_container,
+    sidecar_prefix,
     wait_for_inside_file,
 )
 from support.dap_wire import WirePeer
@@ -49,11 +50,9 @@ def test_a_sidecar_lists_reads_the_heap_of_and_dumps_an_app_in_another_mount_nam
 
 def test_a_sidecar_adapter_attaches_breaks_evaluates_and_detaches(tmp_path: Path) -> None:
     app = container_apps()[0]
-    sidecar = ("unshare", "--mount", "--propagation", "private", "sh", "-c",
-               'mount -t tmpfs sidecar-tmp /tmp && exec "$@"', "sidecar")
     with running_container(app, tmp_path, TRUTH, pid_namespace=False) as container:
         target = ContainerTarget(app, container, json.loads(wait_for_inside_file(container, TRUTH)))
-        peer = WirePeer("--interpreter=vscode", prefix=sidecar)
+        peer = WirePeer("--interpreter=vscode", prefix=sidecar_prefix())
         try:
             ok(peer.request("initialize", {"adapterID": "coreclr", "linesStartAt1": True}))
             ok(peer.request("attach", {"processId": container.pid}, timeout=60))

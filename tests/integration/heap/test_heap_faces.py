@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,12 +58,29 @@ def test_cli_reports_errors_with_their_code(tmp_path: Path) -> None:
 
 
 def test_cli_dump_writes_a_readable_dump(truth_target: TruthTarget, tmp_path: Path) -> None:
+    """The dump's runtime DAC is kept beside it, named in the answer, and read first."""
     out = tmp_path / "cli.dmp"
-    result = CliRunner().invoke(app, ["heap", "dump", "--pid", str(truth_target.pid), "-o", str(out)])
+    result = CliRunner().invoke(app, ["heap", "dump", "--pid", str(truth_target.pid), "-o", str(out), "--json"])
     assert result.exit_code == 0, result.output
+    written = json.loads(result.stdout)
+    assert written["keptBeside"] == [str(tmp_path / "cli.dmp.dac" / name)
+                                     for name in ("libmscordaccore.so", "libcoreclr.so", "HeapTruth.pdb")]
     with pyinspect.open_dump(out) as heap:
         assert heap.object(truth_target.truth["dog"]["address"]).size == truth_target.truth["dog"]["size"]
+        assert heap.reader.dac_lookup()[0] == {**heap.reader.dac_lookup()[0], "place": "beside the dump",
+                                               "path": written["keptBeside"][0], "outcome": "used"}
     out.unlink()
+    shutil.rmtree(tmp_path / "cli.dmp.dac")
+
+
+def test_notebook_create_dump_keeps_the_dac_beside_it_and_names_it(truth_target: TruthTarget, tmp_path: Path) -> None:
+    made = pyinspect.create_dump(truth_target.pid, tmp_path / "nb.dmp")
+    kept = tmp_path / "nb.dmp.dac"
+    assert made.kept_beside == tuple(str(kept / name) for name in ("libmscordaccore.so", "libcoreclr.so", "HeapTruth.pdb"))
+    assert made.path == str(tmp_path / "nb.dmp") and made.size_bytes == (tmp_path / "nb.dmp").stat().st_size
+    assert str(kept) in made.message
+    (tmp_path / "nb.dmp").unlink()
+    shutil.rmtree(kept)
 
 
 def test_notebook_stats_is_a_dataframe_and_object_a_model(truth_target: TruthTarget) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -50,14 +51,44 @@ def orphan_dump(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     dump.unlink(missing_ok=True)
 
 
-def test_a_dump_whose_runtime_has_no_dac_here_names_the_build_it_needs(orphan_dump: tuple[Path, Path]) -> None:
+def test_a_dump_whose_runtime_has_no_dac_here_names_the_build_it_needs(
+        orphan_dump: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Offline, with an empty packages folder and symbol cache: nothing serves, nothing waits."""
     dump, _ = orphan_dump
+    monkeypatch.setenv("NUGET_PACKAGES", str(tmp_path / "packages"))
+    monkeypatch.setenv("_NT_SYMBOL_PATH", f"srv*{tmp_path / 'symbols'}*http://127.0.0.1:9/")
     with pytest.raises(DumpError) as caught:
-        HeapReader.open_dump(dump, dac_search_path="")
+        HeapReader.open_dump(dump, dac_search_path="", offline=True)
     message = caught.value.message
     assert "no DAC matching the .NET runtime" in message and "build id" in message
-    assert "another runtime build" in message  # the installed .NET 10 DAC was tried and refused
+    assert "installed runtimes: " in message and "another runtime build" in message  # the installed .NET 10's
+    assert "NuGet packages folder: " in message and "offline: not asked" in message
     assert "--dac PATH" in message and "PYINSPECT_DAC_SEARCH_PATH" in message
+
+
+def test_a_server_that_never_answers_costs_one_bounded_wait_each(
+        orphan_dump: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A symbol server and a NuGet feed on 127.0.0.1 that accept and never answer (as a
+    machine without internet may see): each is waited for PYINSPECT_NETWORK_TIMEOUT, no more."""
+    dump, _ = orphan_dump
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        (tmp_path / "nuget.config").write_text(f'<configuration><packageSources><clear/><add key="f" value="{url}/index.json"/>'
+                                               '</packageSources></configuration>')
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.setenv("NUGET_PACKAGES", str(tmp_path / "packages"))
+        monkeypatch.setenv("_NT_SYMBOL_PATH", f"srv*{tmp_path / 'symbols'}*{url}")
+        monkeypatch.setenv("PYINSPECT_NETWORK_TIMEOUT", "1")
+        started = time.monotonic()
+        with pytest.raises(DumpError) as caught:
+            HeapReader.open_dump(dump, dac_search_path="", offline=False)
+        elapsed = time.monotonic() - started
+    message = caught.value.message
+    assert f"symbol server: {url} " in message and f"no answer from {url} within 1 s" in message
+    assert f"NuGet feed: {url}/index.json ({url}/index.json: no answer within 1 s)" in message
+    assert elapsed < 10, elapsed
 
 
 def test_a_mismatched_dac_named_explicitly_is_refused(orphan_dump: tuple[Path, Path]) -> None:
@@ -70,7 +101,8 @@ def test_a_mismatched_dac_named_explicitly_is_refused(orphan_dump: tuple[Path, P
 def test_the_dac_in_a_search_folder_or_named_explicitly_reads_the_dump(orphan_dump: tuple[Path, Path]) -> None:
     dump, pack = orphan_dump
     dac = pack / "runtimes" / "linux-x64" / "native" / "libmscordaccore.so"
-    for reader in (HeapReader.open_dump(dump, dac_search_path=str(pack)), HeapReader.open_dump(dump, dac=dac)):
+    for reader in (HeapReader.open_dump(dump, dac_search_path=str(pack), offline=True),
+                   HeapReader.open_dump(dump, dac=dac)):
         with reader:
             stats = {row.type: row.count for row in reader.stats()}
             assert stats["MemoryTruth.Bag"] == 1

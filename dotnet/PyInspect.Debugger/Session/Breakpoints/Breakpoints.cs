@@ -43,9 +43,14 @@ public sealed class Breakpoints(Debuggee debuggee, FrameEvaluator evaluator)
     {
         var (here, at) = _table.Find(breakpoint);
         var stopping = new JsonArray();
+        var hitCounts = new JsonArray();
         foreach (SourceBreakpoint bp in here)
-            if (Stops(threadId, bp, at)) stopping.Add(bp.Id);
-        return stopping.Count > 0 ? new StopEvent("breakpoint", threadId, stopping) : null;
+        {
+            if (!Stops(threadId, bp, at)) continue;
+            stopping.Add(bp.Id);
+            hitCounts.Add(bp.HitCount);
+        }
+        return stopping.Count > 0 ? new StopEvent("breakpoint", threadId, stopping, HitCounts: hitCounts) : null;
     }
 
     private bool Stops(uint threadId, SourceBreakpoint bp, BoundAt at)

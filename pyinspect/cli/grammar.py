@@ -1,0 +1,175 @@
+"""The command line's one grammar: the options commands share, the one way a command runs
+and fails, and the ways answers print. Every command uses it.
+
+Options are ``Annotated`` aliases: a command takes ``pid: PidOption = None``; an option more
+than one command takes is declared here once (add the next one beside these). A command's
+body runs through :func:`one_shot`: a PyInspectError prints ``error: CODE: message`` on
+stderr with exit status 1. Every command takes ``--json``; a command that writes a file
+answers a small record of what it wrote. The ``pyinspect`` entry point leaves through
+:func:`finish` once a command's answer is out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from pyinspect.errors import InvalidParameterError, PyInspectError
+
+if TYPE_CHECKING:
+    from pyinspect.heap.graph import HeapGraph
+    from pyinspect.heap.reader import HeapReader
+
+__all__ = ["DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption", "RequiredPidOption",
+           "SymbolsOption", "TopOption", "build_graph", "finish", "graph_store", "graph_store_options", "one_shot",
+           "open_reader", "print_json", "print_rows", "print_written", "say_where"]
+
+T = TypeVar("T")
+
+PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
+FrozenPidOption = Annotated[int | None, typer.Option("--pid", help="live process id (frozen while its stacks are read)")]
+RequiredPidOption = Annotated[int, typer.Option("--pid", help="live process id")]
+DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
+DacOption = Annotated[Path | None, typer.Option(
+    "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the first that "
+                  "matches beside the dump, in its recorded or an installed runtime, the NuGet packages folder, "
+                  "a symbol server or a NuGet feed: docs/dumps.md)")]
+SymbolsOption = Annotated[Path | None, typer.Option("--symbols", help="a folder of PDBs besides each module's own")]
+JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or report")]
+TopOption = Annotated[int | None, typer.Option("--top", help="only the first K rows")]
+LimitOption = Annotated[int, typer.Option("--limit", help="at most this many records")]
+WorkFolderOption = Annotated[Path | None, typer.Option(
+    "--work-folder", help="where a heap graph too large for memory keeps its arrays (memory-mapped files; default: "
+                          "the temp folder)")]
+MemoryLimitOption = Annotated[str | None, typer.Option(
+    "--memory-limit", help="memory a heap graph may take, e.g. 8G (default: the machine's available memory); "
+                           "beyond it the graph's arrays go to the work folder")]
+_graph_store: dict[str, Any] = {"work_folder": None, "memory_limit": 0}
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def graph_store_options(work_folder: WorkFolderOption = None, memory_limit: MemoryLimitOption = None) -> None:
+    """Read a .NET process's heap or a core dump."""
+    _graph_store["work_folder"] = str(work_folder) if work_folder is not None else None
+    _graph_store["memory_limit"] = one_shot(lambda: _bytes(memory_limit)) if memory_limit else 0
+
+
+def graph_store() -> dict[str, Any]:
+    """`pyinspect heap --work-folder --memory-limit`, as HeapReader.graph takes them."""
+    return dict(_graph_store)
+
+
+def _bytes(text: str) -> int:
+    """8G, 512M, 1024: bytes."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if match is None or float(match[1]) <= 0:
+        raise InvalidParameterError(f"--memory-limit takes a positive size like 8G or 512M, got {text}")
+    return int(float(match[1]) * _UNITS[match[2].upper()])
+
+
+def say_where(graph: HeapGraph) -> None:
+    """On stderr, when the graph's arrays went to files (it would not fit in memory)."""
+    folder = graph.summary().work_folder
+    if folder is not None:
+        print(f"the graph did not fit in memory: its arrays were in files under {folder}", file=sys.stderr)
+
+
+def one_shot(action: Callable[[], T]) -> T:
+    """Run a command's body: its answer, or its coded error on stderr and exit status 1."""
+    try:
+        return action()
+    except PyInspectError as exc:
+        print(f"error: {exc.code}: {exc}", file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
+def finish(status: int) -> NoReturn:
+    """Flush stdout and stderr, then exit the process at once with status.
+
+    A command that opened a dump through ClrMD and pythonnet spent seconds in interpreter
+    shutdown (pythonnet finalizes the .NET runtime and every object it still tracks) after
+    its answer was out; a one-shot command has nothing left to clean up then (readers are
+    closed and a frozen process released inside the command). Only the entry point calls
+    this: commands run inside another program (typer's CliRunner, an embedding) return."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
+@contextmanager
+def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None, *,
+                freeze: bool = False) -> Iterator[HeapReader]:
+    """The target of --pid or --dump (exactly one); freeze: a live process stays frozen until
+    the reader closes (stacks are read consistently), else it runs while its heap is read."""
+    from pyinspect.heap.reader import HeapReader
+
+    if (pid is None) == (dump is None):
+        raise InvalidParameterError("give exactly one of --pid or --dump")
+    if dac is not None and dump is None:
+        raise InvalidParameterError("--dac goes with --dump: a live process is read with its own runtime's DAC")
+    reader = HeapReader.attach(pid, suspend=freeze) if pid is not None else HeapReader.open_dump(dump or "", dac=dac)
+    try:
+        yield reader
+    finally:
+        reader.close()  # a frozen process resumes now
+
+
+def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
+    """Open the target, build its graph with progress on stderr, answer use(graph)."""
+    from pyinspect.answers.progress import walk_progress
+
+    with open_reader(pid, dump) as reader:
+        with walk_progress(file=sys.stderr) as advance:
+            graph = reader.graph(advance, **_graph_store)
+        say_where(graph)
+        return use(graph)
+
+
+def print_json(value: Any, exclude_none: bool = False) -> None:
+    """Models and lists of models as camelCase JSON (exclude_none: fields that are None left out)."""
+    print(json.dumps(_plain(value, exclude_none), indent=2, ensure_ascii=False))
+
+
+def print_rows(rows: list[Any], as_json: bool, columns: dict[str, Callable[[Any], object]]) -> None:
+    """JSON rows (camelCase) or a table whose columns are given as name -> getter."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(*columns)
+    for row in rows:
+        table.add_row(*(f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else escape(str(v))
+                        for v in (get(row) for get in columns.values())))
+    Console().print(table)
+
+
+def print_written(path: Path, kind: str, as_json: bool) -> None:
+    """What a file-writing command wrote: its path, or with --json {path, kind, bytes}."""
+    if as_json:
+        print_json({"path": str(path), "kind": kind, "bytes": path.stat().st_size})
+    else:
+        print(str(path))
+
+
+def _plain(value: Any, exclude_none: bool) -> Any:
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return value.model_dump(by_alias=True, exclude_none=exclude_none)
+    if isinstance(value, list):
+        return [_plain(v, exclude_none) for v in value]
+    return value

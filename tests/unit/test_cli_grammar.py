@@ -1,0 +1,59 @@
+"""The command line's grammar: commands register only when an app is built (two apps share
+nothing), every command takes --json, one option is declared once, and `pyinspect --help`
+stays fast (the command line starts on every agent's shell call)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from pyinspect.cli import build_app
+
+CLI = Path(__file__).resolve().parents[2] / "pyinspect" / "cli"
+
+
+def commands(app: typer.Typer) -> dict[str, set[str]]:
+    """Group name ("" for the top) -> its command names."""
+    found = {"": {str(c.name) for c in app.registered_commands}}
+    for group in app.registered_groups:
+        assert group.typer_instance is not None
+        found[str(group.name)] = {str(c.name) for c in group.typer_instance.registered_commands}
+    return found
+
+
+def test_commands_register_when_an_app_is_built_and_two_apps_share_none() -> None:
+    first, second = build_app(), build_app()
+    assert commands(first) == commands(second)
+    assert {"threads", "locks", "trace", "ps", "dap", "serve"} <= commands(first)[""]
+    assert {"stats", "retained", "diff"} <= commands(first)["heap"]
+    heaps = [g.typer_instance for app in (first, second) for g in app.registered_groups if g.name == "heap"]
+    assert heaps[0] is not heaps[1]
+    heap_only = build_app(("heap",))
+    assert set(commands(heap_only)) == {"", "heap"} and commands(heap_only)[""] == set()
+
+
+def test_no_cli_module_builds_a_typer_or_declares_a_shared_option_of_its_own() -> None:
+    """typer.Typer(...) only inside functions; --pid, --dump, --json... only in grammar.py."""
+    shared = {"--pid", "--dump", "--dac", "--symbols", "--json", "--limit"}
+    for path in sorted(CLI.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            assert not (isinstance(node, ast.Assign | ast.AnnAssign) and "Typer(" in ast.unparse(node)), \
+                f"{path.name}: a module-level Typer"
+        if path.name != "grammar.py":
+            declared = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in shared}
+            assert not declared, f"{path.name} declares {declared} itself: use pyinspect.cli.grammar"
+
+
+def test_pyinspect_help_stays_fast() -> None:
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pyinspect", "--help"], check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    assert min(times) < 0.3, f"pyinspect --help took {min(times):.2f} s at best of 5"
