@@ -154,6 +154,7 @@ public sealed class HeapGraphBuilder
         var collector = new RootCollector(_runtime, index);
         var roots = _times.Time("roots", collector.Collect);
         var (offsets, targets, unresolved) = _times.Time("references", () => ResolveEdges(n, index, roots));
+        index.DropBuckets();
         var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
         int stringType = _types.FindIndex(t => t.IsString);
         return new HeapGraph(_runtime, _store, _addresses, _typeOf, _sizes, _generations, types, stringType,
