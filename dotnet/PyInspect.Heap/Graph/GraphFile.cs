@@ -42,7 +42,7 @@ internal static class GraphFile
             Write(stream, g.Addresses.Span);
             WriteSizes(stream, g.Sizes);
             Write(stream, g.Retained.Span);
-            Write(stream, g.TypeOf.Span);
+            WriteTypes(stream, g.TypeOf);
             Write(stream, g.Offsets.Span);
             Write(stream, g.Targets.Span);
             Write(stream, g.Idom.Span);
@@ -56,6 +56,14 @@ internal static class GraphFile
         int pad = (int)((8 - stream.Position % 8) % 8);
         stream.Write(new byte[pad]);
         stream.Write(MemoryMarshal.AsBytes(values));
+    }
+
+    /// <summary>Type numbers as i32 (the file keeps its layout), widened a block at a time.</summary>
+    private static void WriteTypes(FileStream stream, TypeIndices types)
+    {
+        var block = new int[1 << 16];
+        for (int start = 0; start < types.Length; start += block.Length)
+            Write(stream, new ReadOnlySpan<int>(block, 0, types.CopyTo(start, block)));
     }
 
     /// <summary>Sizes as i64 (the file keeps its layout), widened a block at a time.</summary>

@@ -30,7 +30,7 @@ internal static class GraphQueries
             records[t] = new GraphTypeRecord { Type = g.TypeNames[t], RetainedSize = g.RetainedByType[t] };
         var idom = g.Idom.Span;
         var sizes = g.Sizes.Narrow;
-        var typeOf = g.TypeOf.Span;
+        var typeOf = g.TypeOf;
         for (int v = 0; v < sizes.Length; v++)
         {
             bool live = idom[v] >= 0;

@@ -15,7 +15,7 @@ public sealed class HeapGraph
     private (MappedArray<int> Offsets, MappedArray<int> Sources)? _preds;
     private long[]? _retainedByType;
 
-    internal HeapGraph(ClrRuntime runtime, ArrayStore store, MappedArray<ulong> addresses, MappedArray<int> typeOf,
+    internal HeapGraph(ClrRuntime runtime, ArrayStore store, MappedArray<ulong> addresses, TypeIndices typeOf,
                        ObjectSizes sizes, MappedArray<byte> generations, string[] typeNames, int stringType,
                        MappedArray<int> offsets, MappedArray<int> targets, List<GraphRoot> roots,
                        List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved,
@@ -47,7 +47,7 @@ public sealed class HeapGraph
     /// <summary>Where the arrays live (memory, or files in a work folder) and their peak bytes.</summary>
     public ArrayStore Store { get; }
     internal MappedArray<ulong> Addresses { get; }
-    internal MappedArray<int> TypeOf { get; }
+    internal TypeIndices TypeOf { get; }
     internal ObjectSizes Sizes { get; }
     internal MappedArray<byte> Generations { get; }
     internal string[] TypeNames { get; }
@@ -93,7 +93,7 @@ public sealed class HeapGraph
                 var (offsets, children) = RetainedSizes.DominatorChildren(Store, Idom.Span);
                 using (offsets)
                 using (children)
-                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf.Span, Retained.Span, Idom.Span,
+                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained.Span, Idom.Span,
                                                            offsets.Span, children.Span);
             }
             return _retainedByType;

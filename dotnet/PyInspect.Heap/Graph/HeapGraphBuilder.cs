@@ -23,7 +23,7 @@ public sealed class HeapGraphBuilder
     private readonly List<ClrType> _types = new();
     private readonly ArrayStore _store;
     private readonly MappedArray<ulong> _addresses;
-    private readonly MappedArray<int> _typeOf;
+    private readonly TypeIndices _typeOf;
     private readonly ObjectSizes _sizes;
     private readonly MappedArray<byte> _generations;
     private readonly MappedArray<int> _edgeCounts;
@@ -49,7 +49,7 @@ public sealed class HeapGraphBuilder
         // of 8): pages never written cost nothing, and the arrays never move while growing.
         long maxObjects = TotalBytes / 24 + 1;
         _addresses = _store.New<ulong>(maxObjects);
-        _typeOf = _store.New<int>(maxObjects);
+        _typeOf = new TypeIndices(_store, maxObjects);
         _sizes = new ObjectSizes(_store, maxObjects);
         _generations = _store.New<byte>(maxObjects);
         _edgeCounts = _store.New<int>(maxObjects + 2);
@@ -115,11 +115,7 @@ public sealed class HeapGraphBuilder
         _generations.AddRange(scan.Generations.Span);
         _edgeCounts.AddRange(scan.EdgeCounts.Span);
         _edges.AddRange(scan.Edges.Span);
-        int at = _typeOf.Count;
-        _typeOf.AddRange(scan.TypeOf.Span);
-        var typeOf = _typeOf.Span[at..];
-        for (int i = 0; i < typeOf.Length; i++)
-            typeOf[i] = global[typeOf[i]];
+        _typeOf.AddRange(scan.TypeOf.Span, global);
         if (scan.Problem is not null)
             _problems.Add(scan.Problem);
         WalkedBytes = Math.Min(TotalBytes, WalkedBytes + (long)scan.Tally.Segment.ObjectRange.Length);

@@ -34,7 +34,7 @@ internal static class RetainedSizes
     /// dominator tree without a stack: a finished node's place among its dominator's
     /// children (listed in ascending order) is found again by binary search.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] ByType(int typeCount, ReadOnlySpan<int> typeOf, ReadOnlySpan<long> retained, ReadOnlySpan<int> idom,
+    public static long[] ByType(int typeCount, TypeIndices typeOf, ReadOnlySpan<long> retained, ReadOnlySpan<int> idom,
                                 ReadOnlySpan<int> childOffsets, ReadOnlySpan<int> children)
     {
         int root = retained.Length - 1;

@@ -35,7 +35,7 @@ public static class GraphCheck
                 diskDifferences.Add($"{name}: {a.Length} in memory, {b.Length} on disk, first difference at {FirstDifference(a, b)}");
         }
         Same("addresses", memory.Addresses.Span, disk.Addresses.Span);
-        Same("typeOf", memory.TypeOf.Span, disk.TypeOf.Span);
+        Same("typeOf", Widened(memory.TypeOf), Widened(disk.TypeOf));
         Same("sizes", memory.Sizes.Narrow, disk.Sizes.Narrow);
         Same("generations", memory.Generations.Span, disk.Generations.Span);
         Same("offsets", memory.Offsets.Span, disk.Offsets.Span);
@@ -50,6 +50,29 @@ public static class GraphCheck
             idomDifferences, retainedDifferences, diskDifferences,
             memoryFolder = memory.WorkFolder, diskFolder = disk.WorkFolder, seconds = watch.Elapsed.TotalSeconds,
         });
+    }
+
+    /// <summary>Type numbers kept in 2 bytes, then a 65,535th type: every number read back as
+    /// written, in memory and in a work folder. JSON: the numbers read back from each.</summary>
+    public static string TypeNumbersWiden(string workFolder)
+    {
+        int[] global = [0, 7, 65534, 65535, 1 << 20];
+        var answers = new List<int[]>();
+        foreach (var store in new[] { ArrayStore.InMemory, ArrayStore.For(1, workFolder, 1) })
+        {
+            using var types = new TypeIndices(store, 2);
+            types.AddRange([0, 1, 2], global[..3]);
+            types.AddRange([0, 1, 2, 3, 4], global);
+            answers.Add(Widened(types));
+        }
+        return JsonSerializer.Serialize(answers);
+    }
+
+    private static int[] Widened(TypeIndices types)
+    {
+        var all = new int[types.Length];
+        types.CopyTo(0, all);
+        return all;
     }
 
     private static int FirstDifference<T>(ReadOnlySpan<T> a, ReadOnlySpan<T> b) where T : IEquatable<T>
