@@ -7,7 +7,7 @@ namespace PyInspect.Heap;
 /// When they were (our walk's order), a bucket table over the address range narrows each
 /// search to the few objects of one bucket first: resolving tens of millions of
 /// references is then a short search in memory that is already in cache, not 24 steps
-/// across the whole array. At most one bucket per four objects (one byte per object).</summary>
+/// across the whole array. At most one bucket per object, dropped after the references.</summary>
 internal sealed class AddressIndex
 {
     private readonly ulong[]? _sortedCopy;
@@ -43,7 +43,7 @@ internal sealed class AddressIndex
     public long ExtraBytes => (_indexOf is null ? 0 : _indexOf.Length * 12L) + (_buckets?.Count ?? 0) * 4L;
 
     /// <summary>Drop the bucket table once the bulk of the lookups is done (the references):
-    /// a lookup after that is a plain binary search, and the graph's peak is a byte per object lower.</summary>
+    /// a lookup after that is a plain binary search, and its memory is free before the dominator pass.</summary>
     public void DropBuckets()
     {
         var buckets = _buckets;
@@ -54,12 +54,12 @@ internal sealed class AddressIndex
     private ReadOnlySpan<ulong> Sorted => _sortedCopy is null ? _addresses.Span : _sortedCopy;
 
     /// <summary>buckets[b] = the first object at or above base + (b &lt;&lt; shift); at most one
-    /// bucket per four objects, at least 256 bytes wide.</summary>
+    /// bucket per object, at least 256 bytes wide.</summary>
     private static (MappedArray<int> Buckets, ulong Base, int Shift) Buckets(ArrayStore store, ReadOnlySpan<ulong> sorted)
     {
         ulong low = sorted[0], span = sorted[^1] - low;
         int shift = 8;
-        while ((span >> shift) > (ulong)sorted.Length / 4)
+        while ((span >> shift) > (ulong)sorted.Length)
             shift++;
         var table = store.New<int>((long)(span >> shift) + 2);
         table.Resize((long)(span >> shift) + 2);
