@@ -8,11 +8,12 @@ orders, strings, decimals, small arrays, back references, LOH buffers and arrays
 references: 1.3 references per object), writes a createdump dump of it when asked for
 `dump`, and analyses each source in a fresh process of its own (the checkout's Python):
 open, build the graph (walk, roots, dominators, retained sizes), the top retainers, the
-live statistics and one retention path (of the top retainer's largest child). Printed per
-line: wall seconds (open to last answer), the analysing process's peak resident memory
-(VmHWM) and its peak anonymous memory (sampled every 20 ms: the dump's own file mapping
-and disk-backed arrays are file pages, not counted there), bytes per object of both
-beyond what the process held once the target was open, and the graph arrays' own peak.
+live statistics and one retention path (of the first instance of the largest live type).
+Printed per line: wall seconds (open to last answer), the analysing processes' peak resident
+memory (VmHWM; a dump is read in a child process: both counted, summed) and their peak
+anonymous memory (sampled every 20 ms: the dump's own file mapping and disk-backed arrays
+are file pages, not counted there), bytes per object of both beyond what the processes held
+once the target was open, and the graph arrays' own peak.
 `--clrmd` adds a plain ClrMD program walking every object and reference of the live
 process and listing its roots (benchmarks/HeapWalkBaseline), for the sizes where it finishes.
 `--checkouts` analyses the same heap with each checkout's code in turn (main before a change, then this).
@@ -48,25 +49,36 @@ from pyinspect.targets.dotnet_paths import dotnet_host
 ANALYSE = r"""
 import json, sys, threading, time
 sys.path.insert(0, sys.argv[1])
+import psutil
 source, where, folder, limit = sys.argv[2], sys.argv[3], sys.argv[4] or None, int(sys.argv[5])
 
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key + ":"):
-            return int(line.split()[1]) * 1024
+def status(pid, key):
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     return 0
 
-peak_anon = [0]
+def processes():  # this one and the child a dump is read in
+    me = psutil.Process()
+    return [me.pid] + [c.pid for c in me.children(recursive=True)]
+
+peak_anon = {}
 def sample():
     while True:
-        peak_anon[0] = max(peak_anon[0], status("RssAnon"))
+        for pid in processes():
+            peak_anon[pid] = max(peak_anon.get(pid, 0), status(pid, "RssAnon"))
         time.sleep(0.02)
 threading.Thread(target=sample, daemon=True).start()
 start = time.perf_counter()
 from pyinspect.heap import HeapReader
 reader = HeapReader.attach(int(where)) if source == "live" else HeapReader.open_dump(where)
+reader.flush()
 opened = time.perf_counter()
-rss_open, anon_open = status("VmRSS"), status("RssAnon")
+pids = processes()
+rss_open, anon_open = sum(status(p, "VmRSS") for p in pids), sum(status(p, "RssAnon") for p in pids)
 graph = reader.graph(work_folder=folder, memory_limit=limit) if folder or limit else reader.graph()
 built = time.perf_counter()
 summary = graph.summary()
@@ -75,14 +87,19 @@ live = graph.stats("live", top=10)
 child = graph.instances(live[0].type, 0, 1)[0].address
 paths = graph.paths(child, 1)
 done = time.perf_counter()
-store = graph._run(lambda: graph._graph.Store) if hasattr(graph._graph, "Store") else None
+try:
+    array_peak = int(reader.get(graph._graph, "PeakArrayBytes"))
+except Exception:
+    array_peak = None
+pids = processes()
+for p in pids:
+    peak_anon[p] = max(peak_anon.get(p, 0), status(p, "RssAnon"))
 print(json.dumps({
     "objects": summary.objects, "edges": summary.edges, "live": summary.live_objects,
     "open": opened - start, "graph": built - opened, "queries": done - built, "wall": done - start,
-    "phases": graph.build_times(), "rss_open": rss_open, "anon_open": anon_open,
-    "peak_anon": max(peak_anon[0], status("RssAnon")), "hwm": status("VmHWM"),
-    "array_peak": int(store.PeakBytes) if store is not None else None,
-    "array_now": graph.array_bytes(), "work_folder": getattr(summary, "work_folder", None),
+    "phases": graph.build_times(), "rss_open": rss_open, "anon_open": anon_open, "processes": len(pids),
+    "peak_anon": sum(peak_anon.get(p, 0) for p in pids), "hwm": sum(status(p, "VmHWM") for p in pids),
+    "array_peak": array_peak, "array_now": graph.array_bytes(), "work_folder": getattr(summary, "work_folder", None),
     "path_steps": len(paths.paths[0].steps) if paths.paths else 0, "top": top[0].retained_size,
 }))
 """

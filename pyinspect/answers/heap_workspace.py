@@ -158,7 +158,8 @@ class HeapWorkspace:
     def _current(self) -> tuple[HeapReader, tuple[Any, ...], SourceKind, int | None, str | None]:
         if self._opened is not None:
             o = self._opened
-            return o.reader, (o.reader,), o.kind, o.pid, o.path
+            # a dump reader that a damaged dump ended starts again: its graph is built again
+            return o.reader, (o.reader, o.reader.generation, "opened"), o.kind, o.pid, o.path
         session = self._debug_session()
         try:
             session.require_paused()

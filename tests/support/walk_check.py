@@ -12,15 +12,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pyinspect.heap import HeapReader, dotnet_bridge
+from pyinspect.heap import HeapReader
+from pyinspect.heap.helper_calls import TARGET
 
 PT_LOAD = 1
 
 
 def compare_walks(reader: HeapReader, max_differences: int = 20) -> dict[str, Any]:
     """{objects, references, freeObjects, segments, differences, problems, clrmdUntyped}."""
-    target = reader._target
-    text = reader._run(lambda: str(dotnet_bridge.helper().HeapWalkCheck.Compare(target, max_differences)))
+    text = str(reader.call("HeapWalkCheck", "Compare", TARGET, max_differences))
     result: dict[str, Any] = json.loads(text)
     return result
 
@@ -40,9 +40,8 @@ def assert_graph_equal(reader: HeapReader) -> dict[str, Any]:
     (Cooper-Harvey-Kennedy), and the graph built with its arrays in files (a memory limit of
     one byte) equal to the one in memory, every array element by element; the public answer
     built that way says which folder held it."""
-    target = reader._target
     with tempfile.TemporaryDirectory(prefix="pyinspect-graph-") as folder:
-        text = reader._run(lambda: str(dotnet_bridge.helper().GraphCheck.Compare(target, folder, 20)))
+        text = str(reader.call("GraphCheck", "Compare", TARGET, folder, 20))
         result: dict[str, Any] = json.loads(text)
         assert (result["idomDifferences"], result["retainedDifferences"]) == ([], []), result
         assert result["diskDifferences"] == [], result["diskDifferences"]

@@ -15,8 +15,8 @@ public static class GraphCheck
     public static string Compare(HeapTarget target, string workFolder, int maxDifferences)
     {
         var watch = Stopwatch.StartNew();
-        var memory = target.StartGraph(null, 0).Finish();
-        var disk = target.StartGraph(workFolder, 1).Finish();
+        var memory = target.StartGraph("", null, 0).Finish();
+        var disk = target.StartGraph("", workFolder, 1).Finish();
         int[] idom = ReferenceDominators(memory);
         long[] retained = ReferenceRetained(memory, idom);
         var idomDifferences = new List<string>();
