@@ -101,7 +101,7 @@ internal sealed unsafe class MappedArray<T> : IDisposable where T : unmanaged
         _fd = fd;
         _data = (T*)data;
         _capacity = capacity;
-        Count = (int)count;
+        Count = (int)Math.Min(count, int.MaxValue); // more than a billion references: the first int.MaxValue
     }
 
     public void Dispose()
