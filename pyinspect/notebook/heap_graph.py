@@ -38,15 +38,18 @@ class GraphMethods:
     reader: HeapReader
     _graph: HeapGraph | None = None
 
-    def graph(self, refresh: bool = False, progress: bool = True) -> HeapGraph:
+    def graph(self, refresh: bool = False, progress: bool = True, work_folder: str | None = None,
+              memory_limit: int = 0) -> HeapGraph:
         """The heap graph snapshot, built on first use (with a progress bar unless
-        progress=False) and again with refresh=True. Raises HeapReadError.
-        Example: ``heap.graph().summary()``"""
+        progress=False) and again with refresh=True. A graph that would not fit in memory_limit
+        bytes (0: the machine's available memory) keeps its arrays in files of work_folder (default:
+        the temp folder); ``summary().work_folder`` says so. Raises HeapReadError.
+        Example: ``heap.graph(work_folder="/big").summary()``"""
         if self._graph is None or refresh or self._graph.generation != self.reader.generation:
             if refresh:
                 self.reader.flush()  # a live process ran since: ClrMD's cached memory is stale
             with walk_progress(notebook=True, disable=not progress) as advance:
-                self._graph = self.reader.graph(advance)
+                self._graph = self.reader.graph(advance, work_folder, memory_limit)
         return self._graph
 
     def _forget_graph(self) -> None:
