@@ -12,6 +12,7 @@ import pytest
 
 from pyinspect.answers.diagnosis import diagnose, parse_thresholds
 from pyinspect.answers.diagnosis.crash import killing_exception
+from pyinspect.answers.diagnosis.growth import objects_being_added
 from pyinspect.answers.diagnosis.hangs import semaphore_deadlocks, starvation
 from pyinspect.answers.diagnosis.memory import wasted_capacity
 from pyinspect.answers.diagnosis.observations import Observations
@@ -21,7 +22,13 @@ from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.models.completeness import COMPLETE
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
 from pyinspect.models.heap import HeapField, HeapObject
-from pyinspect.models.heapgraph import GraphSummary, HeapLayout, SegmentStat, WastedCapacity
+from pyinspect.models.heapgraph import (
+    GraphSummary,
+    HeapLayout,
+    SegmentStat,
+    TypeDelta,
+    WastedCapacity,
+)
 from pyinspect.models.triage import (
     ExceptionInfo,
     Exceptions,
@@ -225,3 +232,13 @@ def test_wasted_capacity_sums_every_type_and_owner_against_both_thresholds(rows:
     assert bool(findings) == found
     if found:
         assert findings[0].evidence.measures["wastedBytes"] == sum(r.wasted_bytes for r in rows)
+
+
+def test_the_objects_being_added_are_not_the_grown_list_array_that_retains_them() -> None:
+    def grew(type_name: str, count: int, retained: int) -> TypeDelta:
+        return TypeDelta(type=type_name, count_delta=count, size_delta=retained // 2, retained_delta=retained)
+
+    entries, storage = grew("App.Entry", 5000, 5_200_000), grew("App.Entry[]", 1, 5_300_000)
+    assert objects_being_added([storage, entries, grew("System.Byte[]", 5000, 5_120_000)]) == entries
+    orders = grew("App.Order", 1000, 4_000_000)
+    assert objects_being_added([grew("App.OrderLine", 3000, 3_000_000), orders]) == orders

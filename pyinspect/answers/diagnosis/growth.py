@@ -2,7 +2,9 @@
 same process): the types that grew, and the root that keeps the growing objects. The holder's
 path is read for the growing type whose retained size grew most among those whose count grew:
 the objects being added, each retaining what it brought (an Order and its lines), rather than
-their parts (the byte[] of each), whose instances include everyone else's too. With a recording
+their parts (the byte[] of each), whose instances include everyone else's too. A type whose
+count grew by under 1% of the largest count growth is a container that grew (a List's new,
+larger array retains every element), not the objects being added. With a recording
 of the window, the code allocating the growing types (its sampled stacks)."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pyinspect.models.diagnosis import (
 )
 from pyinspect.models.heapgraph import RetentionPath, TypeDelta
 
-__all__ = ["memory_growth"]
+__all__ = ["memory_growth", "objects_being_added"]
 
 _SHOWN = 5
 _INSTANCES = 50
@@ -34,7 +36,7 @@ def memory_growth(seen: Observations, limits: Thresholds) -> list[Finding]:
     grown = sum(r.size_delta for r in rows)
     if not rows or rows[0].size_delta < limits.growth_bytes:
         return []
-    adding = max((r for r in rows if r.count_delta > 0), key=lambda r: r.retained_delta, default=rows[0])
+    adding = objects_being_added(rows)
     path, address = _path_of_one(seen, adding)
     holder = f"; held by {holder_of(path)[1]}" if path else ""
     shown = ", ".join(f"{r.type} +{r.count_delta:,} (+{megabytes(r.size_delta)})" for r in rows[:3])
@@ -50,6 +52,14 @@ def memory_growth(seen: Observations, limits: Thresholds) -> list[Finding]:
                           measures={"grownBytes": float(grown), "topTypeGrownBytes": float(rows[0].size_delta)}),
         next_calls=("heap_diff", f"heap_instances {{\"type_name\": \"{adding.type}\"}}")
         + ((f"heap_retention {{\"address\": \"{address}\"}}",) if address else ()))]
+
+
+def objects_being_added(rows: list[TypeDelta]) -> TypeDelta:
+    """Of the grown types (rows not empty), the one being added: the largest retained growth
+    among the types whose count grew by at least 1% of the largest count growth."""
+    most_added = max((r.count_delta for r in rows), default=0)
+    added = [r for r in rows if r.count_delta > 0 and r.count_delta * 100 >= most_added]
+    return max(added, key=lambda r: r.retained_delta, default=rows[0])
 
 
 def _allocating(seen: Observations, types: list[str]) -> tuple[EvidenceFrame, ...]:

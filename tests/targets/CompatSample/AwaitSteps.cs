@@ -16,16 +16,18 @@ public static class AwaitSteps
         int stepped = await StepThrough.Twice(2); // @bp await_step_through
         int library = await Library.Triple(3); // @bp await_non_user
         int mine = await Mine(4); // @bp await_mine
-        await Task.WhenAll(Mine(5), Mine(6)); // @bp await_when_all
+        // Mine's delay outlasts the start of Mine(6) and the await of WhenAll on a busy machine,
+        // so a stop inside Mine(5) always has Run awaiting it through WhenAll's promise
+        await Task.WhenAll(Mine(5, 300), Mine(6, 300)); // @bp await_when_all
         FireAndForget(7); // @bp await_void
         await VoidDone.Task; // @bp await_void_wait
         Console.WriteLine($"awaited {stepped + library + mine}"); // @bp await_last
         return stepped + library + mine;
     }
 
-    private static async Task<int> Mine(int n)
+    private static async Task<int> Mine(int n, int delayMs = 5)
     { // @bp mine_open
-        await Task.Delay(5); // @bp mine_delay
+        await Task.Delay(delayMs); // @bp mine_delay
         return n * 2; // @bp mine_return
     } // @bp mine_close
 
