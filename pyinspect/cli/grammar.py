@@ -24,11 +24,11 @@ import typer
 from pyinspect.errors import InvalidParameterError, PyInspectError
 
 if TYPE_CHECKING:
-    from pyinspect.heap.graph import HeapGraph
-    from pyinspect.heap.reader import HeapReader
+    from pyinspect.session.heap_terms import HeapGraph, HeapReader
+    from pyinspect.session.heap_workspace import HeapWorkspace
 
 __all__ = ["DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption", "RequiredPidOption",
-           "SymbolsOption", "TopOption", "build_graph", "finish", "one_shot", "open_reader", "print_json", "print_rows",
+           "SymbolsOption", "TopOption", "build_graph", "finish", "one_shot", "open_heap", "open_reader", "print_json", "print_rows",
            "print_written"]
 
 T = TypeVar("T")
@@ -73,30 +73,43 @@ def finish(status: int) -> NoReturn:
 
 
 @contextmanager
-def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None, *,
-                freeze: bool = False) -> Iterator[HeapReader]:
-    """The target of --pid or --dump (exactly one); freeze: a live process stays frozen until
-    the reader closes (stacks are read consistently), else it runs while its heap is read."""
-    from pyinspect.heap.reader import HeapReader
+def open_heap(pid: int | None, dump: Path | None, dac: Path | None = None, *,
+              freeze: bool = False) -> Iterator[HeapWorkspace]:
+    """A heap workspace on the target of --pid or --dump (exactly one); freeze: a live process
+    stays frozen until it closes (stacks are read consistently), else it runs while its heap
+    is read."""
+    from pyinspect.session.heap_workspace import HeapWorkspace
 
     if (pid is None) == (dump is None):
         raise InvalidParameterError("give exactly one of --pid or --dump")
     if dac is not None and dump is None:
         raise InvalidParameterError("--dac goes with --dump: a live process is read with its own runtime's DAC")
-    reader = HeapReader.attach(pid, suspend=freeze) if pid is not None else HeapReader.open_dump(dump or "", dac=dac)
+    heaps = HeapWorkspace()
+    if pid is not None:
+        heaps.attach(pid, suspend=freeze)
+    else:
+        heaps.open_dump(dump or "", dac=dac)
     try:
-        yield reader
+        yield heaps
     finally:
-        reader.close()  # a frozen process resumes now
+        heaps.close()  # a frozen process resumes now
+
+
+@contextmanager
+def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None, *,
+                freeze: bool = False) -> Iterator[HeapReader]:
+    """The reader of open_heap's workspace, for questions that need no graph."""
+    with open_heap(pid, dump, dac, freeze=freeze) as heaps:
+        yield heaps.reader()[0]
 
 
 def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
     """Open the target, build its graph with progress on stderr, answer use(graph)."""
-    from pyinspect.answers.progress import walk_progress
+    from pyinspect.cli.progress import walk_progress
 
-    with open_reader(pid, dump) as reader:
-        with walk_progress(file=sys.stderr) as advance:
-            graph = reader.graph(advance)
+    with open_heap(pid, dump) as heaps:
+        with walk_progress() as advance:
+            graph, _ = heaps.graph(advance)
         return use(graph)
 
 

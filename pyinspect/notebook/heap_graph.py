@@ -1,18 +1,16 @@
 """The notebook's heap graph methods (mixed into pyinspect.Heap): DataFrames of rows,
-retention paths as a model, snapshots to diff. The graph is built once per Heap and
-rebuilt after flush() or graph(refresh=True)."""
+retention paths as a model, snapshots to diff. The graph is the Heap's workspace's: built
+once and rebuilt after flush() or graph(refresh=True)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pyinspect.answers.progress import walk_progress
-from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.reader import HeapReader
-from pyinspect.heap.snapshot import Snapshot
-from pyinspect.heap.snapshot import diff as diff_snapshots
 from pyinspect.models.heapgraph import RetentionPaths
+from pyinspect.notebook.progress import walk_progress
+from pyinspect.session.heap_terms import HeapGraph, Snapshot, diff_snapshots
+from pyinspect.session.heap_workspace import HeapWorkspace
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -30,22 +28,16 @@ def _frame(rows: Sequence[Any]) -> pd.DataFrame:
 class GraphMethods:
     """Questions answered from the heap graph: what is live, what retains what, why alive."""
 
-    reader: HeapReader
-    _graph: HeapGraph | None = None
+    heaps: HeapWorkspace
 
     def graph(self, refresh: bool = False, progress: bool = True) -> HeapGraph:
         """The heap graph snapshot, built on first use (with a progress bar unless
         progress=False) and again with refresh=True. Raises HeapReadError.
         Example: ``heap.graph().summary()``"""
-        if self._graph is None or refresh:
-            if refresh:
-                self.reader.flush()  # a live process ran since: ClrMD's cached memory is stale
-            with walk_progress(notebook=True, disable=not progress) as advance:
-                self._graph = self.reader.graph(advance)
-        return self._graph
-
-    def _forget_graph(self) -> None:
-        self._graph = None
+        if self.heaps.graph_ready() and not refresh:
+            return self.heaps.graph()[0]
+        with walk_progress(progress) as advance:  # a refresh flushes a live process's cached memory
+            return self.heaps.graph(advance, fresh=refresh)[0]
 
     def instances(self, type_name: str, start: int = 0, count: int = 100) -> pd.DataFrame:
         """Instances of a type (address, size, generation, live, retained_size), a page of

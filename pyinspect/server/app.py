@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from pyinspect import __version__
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import error_answer, error_result
 from pyinspect.server.prompts import HEAP_INSTRUCTIONS, TRIAGE_INSTRUCTIONS
 from pyinspect.server.stdio_wire import claim_stdio
@@ -67,7 +67,7 @@ class PyInspectServer(MCPServer[Any]):
     (its traceback goes to stderr, never into the answer), instead of the SDK's free
     text; an unknown tool or prompt is a protocol error (-32602)."""
 
-    def __init__(self, *args: Any, clients: ClientStates, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clients: ClientSessions, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clients = clients
 
@@ -179,7 +179,7 @@ def _unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> Inv
 
 def create_server(session: Session | None = None, adapter: str = "pyinspect") -> PyInspectServer:
     """The server; ``session``, when given, is the stdio (or in-memory) client's."""
-    clients = ClientStates(adapter, session)
+    clients = ClientSessions(adapter, session)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:

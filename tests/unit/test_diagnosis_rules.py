@@ -8,11 +8,6 @@ from typing import Any
 
 import pytest
 
-from pyinspect.answers.diagnosis import diagnose, parse_thresholds
-from pyinspect.answers.diagnosis.crash import killing_exception
-from pyinspect.answers.diagnosis.hangs import starvation
-from pyinspect.answers.diagnosis.observations import Observations
-from pyinspect.answers.diagnosis.ranking import RULES
 from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
 from pyinspect.models.triage import (
@@ -22,6 +17,11 @@ from pyinspect.models.triage import (
     ThreadInfo,
     ThreadPoolInfo,
 )
+from pyinspect.session.diagnosis import diagnose, parse_thresholds
+from pyinspect.session.diagnosis.crash import killing_exception
+from pyinspect.session.diagnosis.hangs import starvation
+from pyinspect.session.diagnosis.observations import Observations
+from pyinspect.session.diagnosis.ranking import RULES
 
 
 def frames(*methods: str) -> tuple[StackFrame, ...]:

@@ -1,8 +1,8 @@
 """The heap tools: open a heap (heap_attach, dump_open, dump_create, heap_close) and ask
 it what is alive, what retains it and what grew (heap_stats ... heap_finalizer_queue).
 
-Thin: each validates its parameters, makes one call into pyinspect.answers.heap_workspace /
-pyinspect.answers.heap_queries in a worker thread, and returns the model. Building a graph
+Thin: each validates its parameters, makes one call into the client's Session's heap
+workspace (pyinspect.session.heap_workspace) / pyinspect.session.heap_queries in a worker thread, and returns the model. Building a graph
 walks the whole heap: it reports MCP progress (bytes walked) and stops when the request
 is cancelled.
 """
@@ -23,11 +23,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
-from pyinspect.answers import heap_queries as queries
-from pyinspect.answers.heap_workspace import BuildCancelled, HeapWorkspace
 from pyinspect.errors import InvalidParameterError
-from pyinspect.heap.graph import parse_address
-from pyinspect.heap.reader import ProgressCallback
 from pyinspect.models.heap_answers import (
     DumpCreateAnswer,
     HeapCloseAnswer,
@@ -44,12 +40,15 @@ from pyinspect.models.heap_answers import (
     HeapStringsAnswer,
 )
 from pyinspect.models.memory import ObjectInspection
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import answer_result
 from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
 from pyinspect.server.tools import diagnose, triage
+from pyinspect.session import heap_queries as queries
+from pyinspect.session.heap_terms import ProgressCallback, parse_address
+from pyinspect.session.heap_workspace import BuildCancelled, HeapWorkspace
 
 __all__ = ["register"]
 
@@ -120,11 +119,11 @@ def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[B
     add_tool(mcp, fn, output, read_only=read_only, title=title, result=result)
 
 
-def register(mcp: MCPServer, clients: ClientStates) -> None:
+def register(mcp: MCPServer, clients: ClientSessions) -> None:
     """Add the heap tools and the leak-hunt prompt. Each client has its own workspace,
     closed with its MCP session."""
     def heaps() -> HeapWorkspace:
-        return clients.kept("heap workspace", lambda session: HeapWorkspace(lambda: session), HeapWorkspace.close)
+        return clients.session().heaps
 
     _register_sources(mcp, heaps)
     _register_questions(mcp, heaps)

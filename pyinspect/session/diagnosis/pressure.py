@@ -4,9 +4,9 @@ types allocated most and the code allocating them (the recording's sampled stack
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.models.diagnosis import Evidence, EvidenceFrame, EvidenceType, Finding, Thresholds
 from pyinspect.models.trace import TraceAnswer
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["gc_pressure"]
 
