@@ -237,6 +237,12 @@ class HeapWorkspace:
                 before = ids[ids.index(after) - 1]
             return self._named(before, "before"), self._named(after, "after")
 
+    def taken(self, snapshot_id: str | None, role: str) -> Taken:
+        """One snapshot by id (default: the last taken), to diff against another heap's."""
+        with self._lock:
+            last = next(reversed(self._snapshots), None)
+            return self._named(snapshot_id if snapshot_id is not None else last, role)
+
     def _named(self, snapshot_id: str | None, role: str) -> Taken:
         if snapshot_id is None or snapshot_id not in self._snapshots:
             known = ", ".join(self._snapshots) or "none yet"

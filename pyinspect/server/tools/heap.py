@@ -78,6 +78,8 @@ Expr = Annotated[str | None, Field(description="Instead of address: a C# express
 MaxPaths = Annotated[int, Field(description="At most this many shortest paths (1-10)")]
 ObjectAddress = Annotated[str, Field(description="Object address, 0x... (from heap_instances, heap_retained, "
                                                   "heap_retention)")]
+BeforeHandle = Annotated[str | None, Field(description="The heap handle `before` was taken of, when it is another "
+                                                       "heap than this call's (a diff across two dumps)")]
 SnapshotId = Annotated[str | None, Field(description="Snapshot id from heap_snapshot (default: the last two taken)")]
 
 
@@ -127,7 +129,7 @@ def register(mcp: MCPServer, clients: ClientSessions) -> None:
 
     _register_sources(mcp, heaps)
     _register_questions(mcp, heaps)
-    _register_history(mcp, heaps)
+    _register_history(mcp, heaps, lambda handle: clients.named(handle).heaps)
     triage.register(mcp, heaps)
     diagnose.register(mcp, heaps, _in_thread)
     register_prompt(mcp)
@@ -263,7 +265,8 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
     _add(mcp, heap_finalizer_queue, HeapFinalizerAnswer, "Finalizer Queue")
 
 
-def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
+def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
+                      named: Callable[[str], HeapWorkspace]) -> None:
     async def heap_snapshot(ctx: Context[Any, Any]) -> HeapSnapshotAnswer:
         """Read the heap afresh and keep its live objects per type (count, bytes, retained)
         under an id (s1, s2...). The leak workflow: heap_snapshot, exercise the program
@@ -276,12 +279,21 @@ def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> Non
         return await _in_thread(ctx, work)
 
     async def heap_diff(ctx: Context[Any, Any], before: SnapshotId = None, after: SnapshotId = None,
-                        top: Top = 20) -> HeapDiffAnswer:
+                        top: Top = 20, before_handle: BeforeHandle = None) -> HeapDiffAnswer:
         """What grew between two snapshots, per type (countDelta, sizeDelta, retainedDelta),
         largest growth first; default: the last two heap_snapshot ids. The first rows are
-        the leak suspects: list them with heap_instances, then heap_retention on one."""
+        the leak suspects: list them with heap_instances, then heap_retention on one. Across
+        two heaps (two dumps, a dump and a process): before_handle names the heap `before`
+        was taken of, handle the heap of `after`."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda _: queries.diff_answer(*heaps().pair(before, after), top))
+
+        def work(_: ProgressCallback) -> HeapDiffAnswer:
+            if before_handle is None:
+                return queries.diff_answer(*heaps().pair(before, after), top)
+            earlier = named(before_handle).taken(before, "before")
+            return queries.diff_answer(earlier, heaps().taken(after, "after"), top)
+
+        return await _in_thread(ctx, work)
 
     _add(mcp, heap_snapshot, HeapSnapshotAnswer, "Take a Heap Snapshot")
     _add(mcp, heap_diff, HeapDiffAnswer, "Compare Two Heap Snapshots")
