@@ -18,6 +18,7 @@ a tool resolved is seen by the server after it).
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,9 +29,27 @@ from pyinspect.errors import HandleRequiredError
 from pyinspect.server.handles import STATELESS, Handles, Kind
 from pyinspect.session.debug_session import Session
 
-__all__ = ["ClientSessions", "kind_of", "opens"]
+__all__ = ["HEAP_MEMORY", "ClientSessions", "kind_of", "opens"]
 
 log = logging.getLogger(__name__)
+
+
+def _heap_memory() -> int:
+    """Bytes the graphs of the heaps open by handle may hold together (a graph costs tens of
+    bytes per object) before the least recently used idle one is closed: $PYINSPECT_HEAP_MEMORY_MB
+    (a positive number), else 4 GiB."""
+    given = os.environ.get("PYINSPECT_HEAP_MEMORY_MB", "")
+    try:
+        megabytes = float(given) if given.strip() else 4096.0
+    except ValueError:
+        megabytes = 0.0
+    if not 0 < megabytes < 1e9:
+        log.warning("PYINSPECT_HEAP_MEMORY_MB=%r is no positive number: the limit stays 4096 MiB", given[:40])
+        megabytes = 4096.0
+    return int(megabytes * 2**20)
+
+
+HEAP_MEMORY = _heap_memory()
 
 OPENS: dict[str, Kind] = {
     "debug_launch": "debug session", "debug_attach": "debug session", "breakpoint_set": "debug session",
@@ -74,8 +93,10 @@ _call: ContextVar[_Call | None] = ContextVar("pyinspect_mcp_call", default=None)
 class ClientSessions:
     """Every client's Sessions, by client (the handshake era) and by handle."""
 
-    def __init__(self, adapter: str = "pyinspect", session: Session | None = None) -> None:
+    def __init__(self, adapter: str = "pyinspect", session: Session | None = None,
+                 heap_memory: int = HEAP_MEMORY) -> None:
         self._adapter = adapter
+        self._heap_memory = heap_memory
         self._lock = threading.Lock()
         self._sessions: dict[str | None, Session] = {}
         self.handles = Handles()
@@ -127,8 +148,26 @@ class ClientSessions:
             return
         if call.minted and failed:
             self._close(call.used, "the call that opened it failed")
-        else:
-            self.handles.release(call.used)
+            return
+        self.handles.release(call.used)
+        if call.stateless:
+            self._keep_heaps_within(call.used)
+
+    def _keep_heaps_within(self, keep: str) -> None:
+        """While the open heaps' graphs hold more than the limit, close the least recently used
+        idle handle that holds one (never ``keep``, the one just used)."""
+        held = self.handles.by_last_use(STATELESS)
+        total = sum(session.heaps.graph_bytes() for _, session, _ in held)
+        for handle, session, idle in held:
+            if total <= self._heap_memory:
+                return
+            size = session.heaps.graph_bytes()
+            if handle == keep or not idle or size == 0:
+                continue
+            self._close(handle, f"evicted: the open heaps' graphs held {total / 2**20:.1f} MiB, more than the "
+                                f"server's limit of {self._heap_memory / 2**20:.1f} MiB (PYINSPECT_HEAP_MEMORY_MB); "
+                                "the least recently used idle heap is closed first")
+            total -= size
 
     def named(self, handle: str) -> Session:
         """Another Session the running call's client holds, by its handle (heap_diff across two heaps)."""

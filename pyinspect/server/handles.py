@@ -111,6 +111,12 @@ class Handles:
             return [h for h, held in self._held.items()
                     if held.owner == owner and not held.busy and now - held.last_used >= seconds]
 
+    def by_last_use(self, owner: str | None) -> list[tuple[str, Session, bool]]:
+        """The owner's handles, least recently used first: (handle, session, idle)."""
+        with self._lock:
+            held = sorted(((h, x) for h, x in self._held.items() if x.owner == owner), key=lambda p: p[1].last_used)
+            return [(h, x.session, not x.busy) for h, x in held]
+
     def all(self) -> list[str]:
         with self._lock:
             return list(self._held)

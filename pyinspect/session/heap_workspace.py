@@ -51,6 +51,7 @@ class _Built:
     graph: HeapGraph
     key: tuple[Any, ...]
     built_at: float
+    array_bytes: int = 0
 
 
 class HeapWorkspace:
@@ -133,6 +134,12 @@ class HeapWorkspace:
 
     # ---- the graph -------------------------------------------------------------------
 
+    def graph_bytes(self) -> int:
+        """Bytes the built graph's arrays hold (0 with none): what keeping this heap open costs.
+        Read without the lock (one reference read), so a walk in progress never delays it."""
+        built = self._built
+        return built.array_bytes if built is not None else 0
+
     def graph_ready(self) -> bool:
         """Whether graph() answers without a walk (one is built for the current source)."""
         with self._lock:
@@ -151,7 +158,8 @@ class HeapWorkspace:
                 if fresh and kind == "process":
                     reader.flush()
                 self._built = None
-                built = self._built = _Built(reader.graph(progress), key, time.monotonic())
+                made = reader.graph(progress)
+                built = self._built = _Built(made, key, time.monotonic(), made.array_bytes())
             return built.graph, self._describe(kind, reader.description, pid, path, built.built_at)
 
     def _current(self) -> tuple[HeapReader, tuple[Any, ...], SourceKind, int | None, str | None]:

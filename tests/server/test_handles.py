@@ -123,3 +123,18 @@ async def test_a_session_client_needs_no_handle_as_before(port: int) -> None:
         assert (await refused(client, "heap_stats"))[0] == "NO_HEAP"
         state = await call_ok(client, "debug_state")
         assert state["state"] == "not_started" and "handle" not in state
+
+
+async def test_past_the_memory_limit_the_least_recently_used_idle_heap_is_closed(leak: tuple[Any, Path]) -> None:
+    proc, _ = leak
+    env = {**os.environ, "PYINSPECT_HTTP_TOKEN": TOKEN, "PYINSPECT_HEAP_MEMORY_MB": "0.000001"}
+    with serving_http(env=env) as (port, _):
+        async with authorized_client(port) as client:
+            older = (await call_ok(client, "heap_attach", pid=proc.pid))["handle"]
+            await call_ok(client, "heap_stats", handle=older, top=1)  # its graph: the only one, kept
+            await call_ok(client, "heap_stats", handle=older, top=1)
+            newer = (await call_ok(client, "heap_attach", pid=proc.pid))["handle"]
+            await call_ok(client, "heap_stats", handle=newer, top=1)  # two graphs: the older one goes
+            code, message = await refused(client, "heap_stats", handle=older)
+            assert code == "HANDLE_CLOSED" and "evicted" in message and "PYINSPECT_HEAP_MEMORY_MB" in message, message
+            assert (await call_ok(client, "heap_stats", handle=newer, top=1))["handle"] == newer
