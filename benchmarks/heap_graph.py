@@ -33,7 +33,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from heap_walk import baseline_runs, build_baseline
 from support.targets import target_dll, wait_for_file
 
-from pyinspect.heap import HeapReader, dotnet_bridge
+from pyinspect.heap import HeapReader
+from pyinspect.heap.helper_calls import TARGET
 from pyinspect.heap.snapshot import Snapshot, diff
 from pyinspect.targets.dotnet_paths import dotnet_host
 
@@ -58,9 +59,7 @@ def measure(reader: HeapReader, tmp: Path) -> dict[str, Any]:
     found = graph.paths(item, 1)
     path_seconds = time.perf_counter() - start
     # ClrMD's GCRoot on the same target, through the reader's own worker thread
-    target = reader._target
-    where = int(item, 16)
-    gcroot = reader._run(lambda: float(dotnet_bridge.helper().GcRootTiming.FirstPathSeconds(target, where)))
+    gcroot = float(reader.call("GcRootTiming", "FirstPathSeconds", TARGET, int(item, 16)))
     a, b = graph.snapshot().save(tmp / "a.snap"), graph.snapshot().save(tmp / "b.snap")
     start = time.perf_counter()
     rows = diff(Snapshot.load(a), Snapshot.load(b))

@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from heap_walk import build_baseline
 from support.targets import target_dll, wait_for_file
 
-from pyinspect.heap import HeapReader, dotnet_bridge
+from pyinspect.heap import HeapReader
+from pyinspect.heap.helper_calls import TARGET
 from pyinspect.targets.dotnet_paths import dotnet_host
 from pyinspect.targets.runtimes import runtime_of
 
@@ -53,11 +54,10 @@ def plain_clrmd(dll: Path, pid: int) -> dict[str, float]:
 
 
 def our_walk(reader: HeapReader, runs_wanted: int) -> dict[str, float]:
-    target = reader._target
     runs = []
     for _ in range(runs_wanted):
         reader.flush()
-        text = reader._run(lambda: str(dotnet_bridge.helper().HeapWalkCheck.Time(target, "ours")))
+        text = str(reader.call("HeapWalkCheck", "Time", TARGET, "ours"))
         runs.append(json.loads(text))
     best: dict[str, float] = min(runs, key=lambda r: r["seconds"])
     return best

@@ -12,7 +12,8 @@ with context (pid, address, command, seq) attached.
     ├── TargetError                the process or dump to read
     │   ├── ProcessNotFoundError
     │   ├── NotDotNetProcessError
-    │   └── DumpError
+    │   ├── DumpError
+    │   └── DumpDamagedError       reading a damaged dump ended its reader process
     ├── HeapError                  reading memory through ClrMD
     │   ├── NotAnObjectError       an address that is not a managed object
     │   ├── UnknownTypeError       a type name with no object in the heap
@@ -47,6 +48,7 @@ __all__ = [
     "AdapterError",
     "AdapterTimeoutError",
     "DepthExceededError",
+    "DumpDamagedError",
     "DumpError",
     "ErrorCode",
     "EvaluationError",
@@ -90,6 +92,7 @@ class ErrorCode(StrEnum):
     PROCESS_NOT_FOUND = "PROCESS_NOT_FOUND"
     NOT_DOTNET_PROCESS = "NOT_DOTNET_PROCESS"
     DUMP_ERROR = "DUMP_ERROR"
+    DUMP_DAMAGED = "DUMP_DAMAGED"
     NOT_AN_OBJECT = "NOT_AN_OBJECT"
     HEAP_READ_ERROR = "HEAP_READ_ERROR"
     ADAPTER_ERROR = "ADAPTER_ERROR"
@@ -162,6 +165,14 @@ class NotDotNetProcessError(TargetError):
 
 class DumpError(TargetError):
     code = ErrorCode.DUMP_ERROR
+
+
+class DumpDamagedError(TargetError):
+    """A fault inside the DAC or ClrMD while reading a dump ended the reader's child process:
+    the dump is damaged there. The context names the step (``command``) and, where known,
+    the address range; the dump can be opened again."""
+
+    code = ErrorCode.DUMP_DAMAGED
 
 
 class HeapError(PyInspectError):

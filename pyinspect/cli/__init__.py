@@ -67,6 +67,12 @@ def main() -> None:
         from pyinspect.server.stdio_wire import claim_stdio
 
         claim_stdio()  # stdout now writes to stderr, stdin reads nothing: the wire is the SDK's alone
+    from pyinspect.cli.grammar import reads_a_dump
+
+    if not serving and reads_a_dump(sys.argv):
+        from pyinspect.session.dump_reader import start_dump_reader_early
+
+        start_dump_reader_early()  # the dump's reader process loads CoreCLR while this one loads the command line
     app = build_app(("serve",) if serving else _AREAS)
     if serving:
         app()

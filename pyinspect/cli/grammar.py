@@ -24,19 +24,22 @@ import typer
 from pyinspect.errors import InvalidParameterError, PyInspectError
 
 if TYPE_CHECKING:
+    from pyinspect.models.completeness import Completeness
     from pyinspect.session.heap_terms import HeapGraph, HeapReader
     from pyinspect.session.heap_workspace import HeapWorkspace
 
-__all__ = ["DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption", "RequiredPidOption",
-           "SymbolsOption", "TopOption", "build_graph", "finish", "one_shot", "open_heap", "open_reader", "print_json", "print_rows",
-           "print_written"]
+__all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption",
+           "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "finish", "one_shot", "open_heap",
+           "open_reader", "print_completeness", "print_json", "print_object_json", "print_rows", "print_written",
+           "reads_a_dump"]
 
 T = TypeVar("T")
 
 PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
 FrozenPidOption = Annotated[int | None, typer.Option("--pid", help="live process id (frozen while its stacks are read)")]
 RequiredPidOption = Annotated[int, typer.Option("--pid", help="live process id")]
-DumpOption = Annotated[Path | None, typer.Option("--dump", help="core dump path")]
+DUMP_FLAG = "--dump"
+DumpOption = Annotated[Path | None, typer.Option(DUMP_FLAG, help="core dump path")]
 DacOption = Annotated[Path | None, typer.Option(
     "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the first that "
                   "matches beside the dump, in its recorded or an installed runtime, the NuGet packages folder, "
@@ -45,6 +48,11 @@ SymbolsOption = Annotated[Path | None, typer.Option("--symbols", help="a folder 
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or report")]
 TopOption = Annotated[int | None, typer.Option("--top", help="only the first K rows")]
 LimitOption = Annotated[int, typer.Option("--limit", help="at most this many records")]
+
+
+def reads_a_dump(argv: list[str]) -> bool:
+    """A command line that reads a dump (its reader process can start before the command line loads)."""
+    return DUMP_FLAG in argv[2:] and "--help" not in argv
 
 
 def one_shot(action: Callable[[], T]) -> T:
@@ -103,14 +111,30 @@ def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None, *,
         yield heaps.reader()[0]
 
 
-def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], Any]) -> Any:
-    """Open the target, build its graph with progress on stderr, answer use(graph)."""
+def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], T]) -> tuple[T, Completeness]:
+    """Open the target, build its graph with progress on stderr: use(graph), and whether
+    the graph holds the whole heap."""
     from pyinspect.cli.progress import walk_progress
 
     with open_heap(pid, dump) as heaps:
         with walk_progress() as advance:
             graph, _ = heaps.graph(advance)
-        return use(graph)
+        return use(graph), graph.completeness()
+
+
+def print_completeness(completeness: Completeness, as_json: bool) -> None:
+    """Whether the answer above read the whole heap. With --json: one line on stderr,
+    ``{"completeness": {...}}``, always (the rows on stdout keep their shape); else a line
+    after the answer, only when something was left unread (a damaged dump)."""
+    if as_json:
+        print(json.dumps({"completeness": completeness.model_dump(by_alias=True)}), file=sys.stderr)
+    elif not completeness.complete:
+        print(completeness.describe())
+
+
+def print_object_json(value: Any, completeness: Completeness) -> None:
+    """A one-object answer as JSON with its ``completeness`` inside."""
+    print_json({**_plain(value, False), "completeness": completeness.model_dump(by_alias=True)})
 
 
 def print_json(value: Any, exclude_none: bool = False) -> None:

@@ -20,6 +20,7 @@ from pyinspect.cli.grammar import (
     one_shot,
     open_heap,
     open_reader,
+    print_completeness,
     print_json,
 )
 from pyinspect.errors import InvalidParameterError
@@ -57,16 +58,19 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
                 graph, _ = heaps.graph(advance)
                 rows = [TypeStat(type=r.type, count=r.count, total_size=r.total_size)
                         for r in graph.stats("live" if live else "dead")]
+                completeness = graph.completeness()
             else:
                 rows = heaps.reader()[0].stats(advance)
+                completeness = rows.completeness
         rows = rows[:top] if top is not None else rows
         if as_json:
             print_json(rows)
-            return
-        table = Table("type", "count", "total size")
-        for row in rows:
-            table.add_row(row.type, f"{row.count:,}", f"{row.total_size:,}")
-        Console().print(table)
+        else:
+            table = Table("type", "count", "total size")
+            for row in rows:
+                table.add_row(row.type, f"{row.count:,}", f"{row.total_size:,}")
+            Console().print(table)
+        print_completeness(completeness, as_json)
 
     one_shot(run)
 

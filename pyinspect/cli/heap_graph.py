@@ -15,7 +15,8 @@ from pyinspect.cli.grammar import (
     TopOption,
     build_graph,
     one_shot,
-    print_json,
+    print_completeness,
+    print_object_json,
     print_rows,
     print_written,
 )
@@ -45,17 +46,19 @@ def retained(addresses: Annotated[list[str] | None, typer.Argument(help="object 
     """Retained sizes (exact, from the dominator tree) of objects, the top retainers, or per type."""
     def run() -> None:
         if by_type:
-            rows = build_graph(pid, dump, lambda g: g.retained_by_type(top))
+            types, completeness = build_graph(pid, dump, lambda g: g.retained_by_type(top))
             print_rows([{"type": r.type, "count": r.count, "totalSize": r.total_size,
-                         "retainedSize": r.retained_size} for r in rows], as_json,
+                         "retainedSize": r.retained_size} for r in types], as_json,
                        {"type": lambda r: r["type"], "count": lambda r: r["count"],
                         "retained size": lambda r: r["retainedSize"]})
+            print_completeness(completeness, as_json)
             return
-        rows = build_graph(pid, dump, lambda g: g.retained(addresses or [], top or 20))
+        rows, completeness = build_graph(pid, dump, lambda g: g.retained(addresses or [], top or 20))
         print_rows([{"address": r.address, "type": r.type, "size": r.size, "retainedSize": r.retained_size}
                     for r in rows], as_json,
                    {"address": lambda r: r["address"], "type": lambda r: r["type"], "size": lambda r: r["size"],
                     "retained size": lambda r: r["retainedSize"]})
+        print_completeness(completeness, as_json)
 
     one_shot(run)
 
@@ -67,10 +70,11 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
     from rich.console import Console
 
     def run() -> None:
-        found = build_graph(pid, dump, lambda g: g.paths(address, max_paths))
+        found, completeness = build_graph(pid, dump, lambda g: g.paths(address, max_paths))
         if as_json:
-            print_json(found)
+            print_object_json(found, completeness)
             return
+        print_completeness(completeness, as_json)
         console = Console(markup=False, highlight=False)  # names are data: `[...]` in them is not markup
         state = "reachable" if found.reachable else "unreachable" if found.complete else "no path found"
         console.print(f"{found.type} at {found.address}: {state}, search complete: {found.complete}")
@@ -91,27 +95,35 @@ def instances(type_name: Annotated[str, typer.Argument(help="full type name")], 
               dump: DumpOption = None, start: Annotated[int, typer.Option("--start")] = 0,
               count: Annotated[int, typer.Option("--count")] = 100, as_json: JsonOption = False) -> None:
     """Instances of a type in address order, paged: address, size, generation, retained size."""
-    one_shot(lambda: print_rows(
-        build_graph(pid, dump, lambda g: g.instances(type_name, start, count)), as_json,
-        {"address": lambda r: r.address, "size": lambda r: r.size, "generation": lambda r: r.generation,
-         "live": lambda r: r.live, "retained size": lambda r: r.retained_size}))
+    def run() -> None:
+        rows, completeness = build_graph(pid, dump, lambda g: g.instances(type_name, start, count))
+        print_rows(rows, as_json, {"address": lambda r: r.address, "size": lambda r: r.size,
+                                   "generation": lambda r: r.generation, "live": lambda r: r.live,
+                                   "retained size": lambda r: r.retained_size})
+        print_completeness(completeness, as_json)
+
+    one_shot(run)
 
 
 def strings(pid: PidOption = None, dump: DumpOption = None, top: TopOption = 50, as_json: JsonOption = False) -> None:
     """String values held by several objects, most wasted bytes first."""
-    one_shot(lambda: print_rows(
-        build_graph(pid, dump, lambda g: g.duplicate_strings(top)), as_json,
-        {"value": lambda r: r.value[:80], "count": lambda r: r.count, "size": lambda r: r.size,
-         "wasted": lambda r: r.wasted_bytes}))
+    def run() -> None:
+        rows, completeness = build_graph(pid, dump, lambda g: g.duplicate_strings(top))
+        print_rows(rows, as_json, {"value": lambda r: r.value[:80], "count": lambda r: r.count,
+                                   "size": lambda r: r.size, "wasted": lambda r: r.wasted_bytes})
+        print_completeness(completeness, as_json)
+
+    one_shot(run)
 
 
 def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
     """Generations (size, free, fragmentation, pinned objects) and every segment."""
     def run() -> None:
-        layout = build_graph(pid, dump, lambda g: g.layout())
+        layout, completeness = build_graph(pid, dump, lambda g: g.layout())
         if as_json:
-            print_json(layout)
+            print_object_json(layout, completeness)
             return
+        print_completeness(completeness, as_json)
         print_rows(list(layout.generations), False,
                    {"generation": lambda r: r.generation, "size": lambda r: r.size, "free": lambda r: r.free_bytes,
                     "fragmentation": lambda r: f"{r.fragmentation:.1%}", "objects": lambda r: r.object_count,
@@ -125,10 +137,13 @@ def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption
 
 def finalizer(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
     """Objects registered for finalization per type, and how many are queued (ready)."""
-    one_shot(lambda: print_rows(
-        build_graph(pid, dump, lambda g: g.finalizer_queue()), as_json,
-        {"type": lambda r: r.type, "count": lambda r: r.count, "size": lambda r: r.total_size,
-         "ready": lambda r: r.ready}))
+    def run() -> None:
+        rows, completeness = build_graph(pid, dump, lambda g: g.finalizer_queue())
+        print_rows(rows, as_json, {"type": lambda r: r.type, "count": lambda r: r.count,
+                                   "size": lambda r: r.total_size, "ready": lambda r: r.ready})
+        print_completeness(completeness, as_json)
+
+    one_shot(run)
 
 
 def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapshot file to write")],
@@ -141,21 +156,25 @@ def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapsh
     def save(g: HeapGraph) -> Path:
         return g.save_graph(output) if whole else g.snapshot().save(output)
 
-    path = one_shot(lambda: build_graph(pid, dump, save))
+    path, completeness = one_shot(lambda: build_graph(pid, dump, save))
     print_written(path, "graph" if whole else "snapshot", as_json)
+    print_completeness(completeness, as_json)
 
 
 def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot file (per type or --graph)")],
                    after: Annotated[Path, typer.Argument(help="later snapshot file (per type or --graph)")],
                    top: TopOption = None, as_json: JsonOption = False) -> None:
     """Per type change in count, size and retained size from BEFORE to AFTER, growth first."""
+    from pyinspect.models.completeness import Completeness
     from pyinspect.session.heap_terms import diff_snapshots as diff
     from pyinspect.session.heap_terms import load_snapshot
 
     def run() -> None:
-        rows = diff(load_snapshot(before), load_snapshot(after))
+        earlier, later = load_snapshot(before), load_snapshot(after)
+        rows = diff(earlier, later)
         print_rows(rows[:top] if top else rows, as_json,
                    {"type": lambda r: r.type, "count Δ": lambda r: r.count_delta, "size Δ": lambda r: r.size_delta,
                     "retained Δ": lambda r: r.retained_delta})
+        print_completeness(Completeness.of([earlier.completeness, later.completeness]), as_json)
 
     one_shot(run)

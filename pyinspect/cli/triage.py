@@ -19,6 +19,7 @@ from pyinspect.cli.grammar import (
     SymbolsOption,
     one_shot,
     open_reader,
+    print_completeness,
     print_json,
 )
 
@@ -53,12 +54,13 @@ def threads(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: Symbo
     """Every managed thread and its stack (clrstack -all): ids, name, state, blocked in, exception."""
     def run() -> None:
         with open_reader(pid, dump, freeze=True) as reader:
-            rows = reader.threads(frames, str(symbols) if symbols else None)
+            report = reader.threads_report(frames, str(symbols) if symbols else None)
         if as_json:
-            print_json(rows, exclude_none=True)
-            return
-        for thread in rows:
-            print(_describe_thread(thread, objects))
+            print_json(list(report.threads), exclude_none=True)
+        else:
+            for thread in report.threads:
+                print(_describe_thread(thread, objects))
+        print_completeness(report.completeness, as_json)
 
     one_shot(run)
 
@@ -86,6 +88,7 @@ def locks(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: Symbols
         if as_json:
             print_json(answer, exclude_none=True)
             return
+        print_completeness(answer.completeness, as_json)
         for deadlock in answer.deadlocks:
             print(deadlock.description)
         for held in answer.locks:
@@ -107,6 +110,7 @@ def async_chains(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: 
         if as_json:
             print_json(answer, exclude_none=True)
             return
+        print_completeness(answer.completeness, as_json)
         for chain in answer.chains:
             print(("STUCK: " + (chain.reason or "")) if chain.stuck else "chain:")
             for frame in chain.chain:
@@ -125,6 +129,7 @@ def exceptions(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: Sy
         if as_json:
             print_json(answer, exclude_none=True)
             return
+        print_completeness(answer.completeness, as_json)
         for exception in answer.exceptions:
             print(_describe_exception(exception, ""))
         print(f"{answer.total} exception objects: " + ", ".join(f"{t.type_name} {t.count}" for t in answer.by_type))

@@ -18,7 +18,8 @@ import numpy.typing as npt
 
 from pyinspect.errors import InvalidParameterError
 from pyinspect.heap.graph import parse_address
-from pyinspect.heap.snapshot import Snapshot
+from pyinspect.heap.snapshot import Snapshot, summary_completeness
+from pyinspect.models.completeness import Completeness
 from pyinspect.models.heapgraph import (
     GraphSummary,
     GraphTypeStat,
@@ -141,7 +142,10 @@ class GraphFile:
 
     def snapshot(self) -> Snapshot:
         """The live heap per type, as a live graph's snapshot() gives it (diff() takes both)."""
-        return Snapshot(self.description, tuple(self.stats("live")), self.summary())
+        summary = self.summary()
+        saved = self._header.get("completeness")  # files written before it was kept: the summary's counts
+        completeness = Completeness.model_validate(saved) if saved else summary_completeness(summary)
+        return Snapshot(self.description, tuple(self.stats("live")), summary, completeness)
 
     def retained(self, addresses: list[int | str]) -> list[RetainedObject]:
         """The given objects with their size, retained size and immediate dominator."""

@@ -1,8 +1,10 @@
 """HeapReader: a live process or a core dump read through the ClrMD helper.
 
-One helper target per reader, kept alive until ``close()``; every ClrMD call runs on the
-reader's own single worker thread (ClrMD must be called from one thread only). Calls are
-coarse: one crossing into .NET per result, answers parsed into frozen models.
+One helper target per reader, kept alive until ``close()``. The reader names its calls
+(heap.helper_calls): a live process's run in this process on one worker thread
+(heap.in_process; ClrMD is called from one thread only), a dump's in a child process
+(heap.dump_child), so a damaged dump that faults the DAC ends the child, not the caller.
+Calls are coarse: one crossing into .NET per result, answers parsed into frozen models.
 """
 
 from __future__ import annotations
@@ -13,19 +15,28 @@ import shutil
 import subprocess
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from pyinspect.errors import DumpError, ProcessNotFoundError, SetupMissingError
-from pyinspect.heap import dotnet_bridge
 from pyinspect.heap.addresses import parse_address
+from pyinspect.heap.dump_file import check_dump_file
+from pyinspect.heap.helper_calls import TARGET, Call, Ref
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
+from pyinspect.heap.skipped_steps import leaving_out
+from pyinspect.models.completeness import Completeness
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
-from pyinspect.models.triage import AsyncChains, Exceptions, Locks, ThreadInfo, ThreadPoolInfo
-from pyinspect.targets.dac_sources import dac_sources_json
+from pyinspect.models.triage import (
+    AsyncChains,
+    Exceptions,
+    Locks,
+    ThreadInfo,
+    ThreadPoolInfo,
+    Threads,
+)
+from pyinspect.targets.dac_sources import is_offline
 from pyinspect.targets.diagnostics_ipc import request_dump
 from pyinspect.targets.process_view import ProcessView, view_of
 from pyinspect.targets.runtimes import runtime_of
@@ -33,40 +44,56 @@ from pyinspect.targets.runtimes import runtime_of
 if TYPE_CHECKING:
     from pyinspect.heap.graph import HeapGraph
 
-__all__ = ["HeapReader", "ProgressCallback", "create_dump"]
+__all__ = ["HeapReader", "ProgressCallback", "Stats", "create_dump"]
 
-T = TypeVar("T")
 ProgressCallback = Callable[[int, int], None]
 """Called as (walked_bytes, total_bytes) while a heap walk advances."""
 
 _WALK_BATCH = 250_000
 
 
+class CallRunner(Protocol):
+    """Where a reader's named calls run: this process (a live target) or a child (a dump)."""
+
+    generation: int
+
+    def run(self, call: Call, **context: Any) -> Any: ...
+
+    def release(self, ref: Ref) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Stats(list[TypeStat]):
+    """Per type statistics of one heap walk (a list, largest total first), and whether the
+    walk read the whole heap (``completeness``)."""
+
+    def __init__(self, rows: list[TypeStat], completeness: Completeness) -> None:
+        super().__init__(rows)
+        self.completeness = completeness
+
+
 class HeapReader:
     """Reads one target's heap. Build with :meth:`attach` or :meth:`open_dump`."""
 
-    def __init__(self, open_target: Callable[[Any], Any], description: str, **context: Any) -> None:
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyinspect-heap")
+    def __init__(self, runner: CallRunner, description: str, **context: Any) -> None:
+        self._runner: CallRunner | None = runner
         self._context = context
         self.description = description
-        try:
-            self._target: Any = self._run(lambda: open_target(dotnet_bridge.helper()))
-        except BaseException:
-            self._worker.shutdown(wait=False)
-            raise
 
     @classmethod
     def attach(cls, pid: int, *, suspend: bool = False) -> HeapReader:
         """Attach to a live .NET process; suspend=True freezes it until close().
         The DAC is the one beside the target's own libcoreclr.so, never pyinspect's."""
+        from pyinspect.heap.in_process import InProcess
+
         if not _pid_exists(pid):
             raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
         runtime = runtime_of(pid)
         if runtime.dac_path is None:
             raise SetupMissingError(f"the runtime of process {pid} has no DAC: {runtime.folder}/libmscordaccore.so "
                                     f"is missing (runtime {runtime.version}, build {runtime.build})", pid=pid)
-        dac = runtime.dac_path
-        return cls(lambda h: h.HeapTarget.Attach(pid, suspend, dac), f"process {pid}", pid=pid)
+        return cls(InProcess("attach", pid, suspend, runtime.dac_path), f"process {pid}", pid=pid)
 
     @classmethod
     def open_dump(cls, path: str | Path, *, dac: str | Path | None = None,
@@ -75,72 +102,115 @@ class HeapReader:
         its runtime build: ``dac`` alone when given (refused if it does not match), else the
         first that matches in the places pyinspect/targets/dac_sources.py lists (``offline``,
         default $PYINSPECT_OFFLINE, asks no server). No match raises DumpError naming the
-        build and every place tried."""
+        build and every place tried; a file shorter than its ELF headers claim raises
+        DumpError ("cut at N of M bytes") before any of that. The dump is read in a child
+        process (heap.dump_child): a fault there answers DumpDamagedError; every keyword
+        argument reaches heap.openers.open_dump unchanged."""
+        from pyinspect.heap.dump_child import DumpChild
+
         dump = Path(path)
-        if not dump.is_file():
-            raise DumpError(f"dump file not found: {dump}", path=str(dump))
-        sources = dac_sources_json(dump, dac=dac, search_path=dac_search_path, offline=offline)
-        return cls(lambda h: h.HeapTarget.OpenDump(str(dump), sources), f"dump {dump}", path=str(dump))
+        check_dump_file(dump)
+        # offline is settled here: `pyinspect --offline` sets its variable after the child started
+        options = {"dac": dac, "dac_search_path": dac_search_path, "offline": is_offline(offline)}
+        return cls(DumpChild(str(dump), options), f"dump {dump}", path=str(dump))
 
     def dac_lookup(self) -> list[dict[str, Any]]:
         """Where a dump's DAC was looked for: [{place, path, outcome, seconds}], the used one last."""
-        return list(json.loads(self._run(lambda: str(self._target.DacLookupJson))))
+        return list(json.loads(self.get(TARGET, "DacLookupJson")))
 
-    def _run(self, action: Callable[[], T], **context: Any) -> T:
-        call_context = {**self._context, **context}
-        return self._worker.submit(lambda: dotnet_bridge.call(action, **call_context)).result()
+    @property
+    def reader_pid(self) -> int | None:
+        """The dump reader's child process (heap.dump_child), None for a live process read here."""
+        return getattr(self._live_runner(), "pid", None)
+
+    @property
+    def generation(self) -> int:
+        """Counts the dump reader's restarts after a damaged dump ended it (objects read
+        before, such as a graph, are gone); always 0 for a live process."""
+        return self._live_runner().generation
+
+    def call(self, on: Ref | str, member: str, *args: Any, **context: Any) -> Any:
+        """One helper call, named: ``member`` of ``on`` (a Ref, or a helper type for a static
+        method) with ``args``; a .NET object answered stays in the helper as a Ref."""
+        return self._live_runner().run(Call(on, member, args), **{**self._context, **context})
+
+    def get(self, on: Ref, member: str) -> Any:
+        """A helper object's property."""
+        return self._live_runner().run(Call(on, member, None), **self._context)
+
+    def release(self, ref: Ref) -> None:
+        """Let the helper drop an object (a finished walk, a graph no longer used)."""
+        if self._runner is not None:
+            self._runner.release(ref)
+
+    def _live_runner(self) -> CallRunner:
+        if self._runner is None:
+            raise DumpError(f"{self.description} was closed", **self._context)
+        return self._runner
 
     @property
     def pointer_size(self) -> int:
-        return int(self._run(lambda: self._target.PointerSize))
+        return int(self.get(TARGET, "PointerSize"))
 
     def flush(self) -> None:
         """Forget cached memory: call whenever the target ran since the last read."""
-        self._run(lambda: self._target.Flush())
+        self.call(TARGET, "Flush")
 
-    def stats(self, progress: ProgressCallback | None = None) -> list[TypeStat]:
-        """Count and total size per type over every object, largest total first."""
-        walk = self._run(lambda: self._target.StartStatsWalk())
-        total = int(walk.TotalBytes)
-        while not self._run(lambda: bool(walk.Step(_WALK_BATCH)), command="stats"):
+    def stats(self, progress: ProgressCallback | None = None) -> Stats:
+        """Count and total size per type over every object, largest total first; says
+        where the walk had to stop (a damaged segment) in ``completeness``."""
+        walk = self.call(TARGET, "StartStatsWalk", command="stats")
+        try:
+            total = self._advance(walk, progress, "stats")
             if progress is not None:
-                progress(int(walk.WalkedBytes), total)
-        if progress is not None:
-            progress(total, total)
-        rows = json.loads(self._run(lambda: str(walk.ResultJson())))
-        return [TypeStat.model_validate(row) for row in rows]
+                progress(total, total)
+            rows = json.loads(self.call(walk, "ResultJson", command="stats"))
+            completeness = Completeness.model_validate_json(self.call(walk, "CompletenessJson", command="stats"))
+        finally:
+            self.release(walk)
+        return Stats([TypeStat.model_validate(row) for row in rows], completeness)
+
+    def _advance(self, walk: Ref, progress: ProgressCallback | None, command: str) -> int:
+        """Step a walk to its end, telling progress between batches; its total bytes."""
+        total = int(self.get(walk, "TotalBytes"))
+        while not self.call(walk, "Step", _WALK_BATCH, command=command):
+            if progress is not None:
+                progress(int(self.get(walk, "WalkedBytes")), total)
+        return total
 
     def graph(self, progress: ProgressCallback | None = None) -> HeapGraph:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
         from pyinspect.heap.graph import HeapGraph
 
-        builder = self._run(lambda: self._target.StartGraph())
-        total = int(builder.TotalBytes)
-        while not self._run(lambda: bool(builder.Step(_WALK_BATCH)), command="graph"):
-            if progress is not None:
-                progress(int(builder.WalkedBytes), total)
-        graph = self._run(lambda: builder.Finish(), command="graph")
+        def build(skip: str) -> tuple[Ref, int]:
+            builder = self.call(TARGET, "StartGraph", skip, command="graph")
+            try:
+                total = self._advance(builder, progress, "graph")
+                return self.call(builder, "Finish", command="graph"), total
+            finally:
+                self.release(builder)
+
+        graph, total = leaving_out(build)
+        built = HeapGraph(graph, self, self.description)  # released with it, even if progress stops here
         if progress is not None:
             progress(total, total)
-        return HeapGraph(graph, self._run, self.description)
+        return built
 
     def object(self, address: int | str, depth: int = 1, max_elements: int = 100) -> HeapObject:
         """One object: fields with offsets from its address, references expanded to depth."""
         where = parse_address(address)
         check_depth(depth)
-        text = self._run(lambda: str(self._target.DescribeObject(where, depth, max_elements)),
-                         address=hex(where), command="object")
+        text = self.call(TARGET, "DescribeObject", where, depth, max_elements, address=hex(where), command="object")
         return HeapObject.model_validate_json(text)
 
     def read_string(self, address: int | str, max_length: int = 1 << 20) -> str:
         where = parse_address(address)
-        return self._run(lambda: str(self._target.ReadString(where, max_length)), address=hex(where))
+        return str(self.call(TARGET, "ReadString", where, max_length, address=hex(where)))
 
     def array_elements(self, address: int | str, start: int = 0, count: int = 100) -> list[HeapField]:
         """Elements [start, start+count) in row-major order, offsets from the array."""
         where = parse_address(address)
-        text = self._run(lambda: str(self._target.ReadArrayElements(where, start, count)),
-                         address=hex(where))
+        text = self.call(TARGET, "ReadArrayElements", where, start, count, address=hex(where))
         return [HeapField.model_validate(item) for item in json.loads(text)]
 
     def analyze_collection(self, address: int | str, max_preview_items: int = 5,
@@ -150,7 +220,7 @@ class HeapReader:
         where = parse_address(address)
         check_preview(max_preview_items)
         check_timeout(timeout_ms)
-        text = self._run(lambda: str(self._target.AnalyzeCollection(where, max_preview_items, timeout_ms)),
+        text = self.call(TARGET, "AnalyzeCollection", where, max_preview_items, timeout_ms,
                          address=hex(where), command="analyze_collection")
         return CollectionAnalysis.model_validate_json(text)
 
@@ -158,13 +228,13 @@ class HeapReader:
         """object_summarize of the object at address: real field values and what looks wrong."""
         where = parse_address(address)
         check_preview(max_preview_items)
-        text = self._run(lambda: str(self._target.SummarizeObject(where, max_preview_items)),
-                         address=hex(where), command="summarize_object")
+        text = self.call(TARGET, "SummarizeObject", where, max_preview_items, address=hex(where),
+                         command="summarize_object")
         return ObjectSummary.model_validate_json(text)
 
     def statics(self, type_name: str) -> list[HeapField]:
         """Static fields of a loaded type (``address`` is the referenced object, if any)."""
-        text = self._run(lambda: str(self._target.ReadStatics(type_name)), type_name=type_name)
+        text = self.call(TARGET, "ReadStatics", type_name, type_name=type_name)
         return [HeapField.model_validate(item) for item in json.loads(text)]
 
     # ---- triage: threads, locks, async chains, exceptions (issue 31) ---------------------
@@ -172,32 +242,33 @@ class HeapReader:
     def threads(self, max_frames: int = 200, symbols: str | None = None) -> list[ThreadInfo]:
         """Every managed thread with its stack (file and line from PDBs beside the modules
         or in the symbols folder), per frame the objects its slots hold."""
-        text = self._run(lambda: str(self._target.Threads(max_frames, symbols)), command="threads")
-        return [ThreadInfo.model_validate(item) for item in json.loads(text)]
+        return list(self.threads_report(max_frames, symbols).threads)
+
+    def threads_report(self, max_frames: int = 200, symbols: str | None = None) -> Threads:
+        """:meth:`threads` with ``completeness``: the threads whose stacks could not be read."""
+        text = leaving_out(lambda skip: str(self.call(TARGET, "Threads", max_frames, symbols, skip, command="threads")))
+        return Threads.model_validate_json(text)
 
     def locks(self, symbols: str | None = None) -> Locks:
         """Monitors, System.Threading.Locks and semaphores held or waited for, and deadlocks."""
-        return Locks.model_validate_json(self._run(lambda: str(self._target.Locks(symbols)), command="locks"))
+        return Locks.model_validate_json(self.call(TARGET, "Locks", symbols, command="locks"))
 
     def exceptions(self, limit: int = 100, symbols: str | None = None) -> Exceptions:
         """Exception objects on the heap, threads' current ones (a crash's) first."""
-        text = self._run(lambda: str(self._target.Exceptions(limit, symbols)), command="exceptions")
-        return Exceptions.model_validate_json(text)
+        return Exceptions.model_validate_json(self.call(TARGET, "Exceptions", limit, symbols, command="exceptions"))
 
     def async_chains(self, limit: int = 100, symbols: str | None = None) -> AsyncChains:
         """Async state machines as chains from the innermost await to the root, stuck first."""
-        text = self._run(lambda: str(self._target.AsyncChains(limit, symbols)), command="async")
-        return AsyncChains.model_validate_json(text)
+        return AsyncChains.model_validate_json(self.call(TARGET, "AsyncChains", limit, symbols, command="async"))
 
     def thread_pool(self) -> ThreadPoolInfo:
-        return ThreadPoolInfo.model_validate_json(self._run(lambda: str(self._target.ThreadPool())))
+        return ThreadPoolInfo.model_validate_json(self.call(TARGET, "ThreadPool", command="threadpool"))
 
     def close(self) -> None:
-        """Release the target (a suspended process resumes); idempotent."""
-        target, self._target = self._target, None
-        if target is not None:
-            self._run(lambda: target.Dispose())
-        self._worker.shutdown(wait=True)
+        """Release the target (a suspended process resumes; a dump's reader process ends); idempotent."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.close()
 
     def __enter__(self) -> Self:
         return self

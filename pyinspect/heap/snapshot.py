@@ -12,20 +12,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pyinspect.errors import InvalidParameterError
+from pyinspect.models.completeness import Completeness
 from pyinspect.models.heapgraph import GraphSummary, GraphTypeStat, TypeDelta
 
-__all__ = ["Snapshot", "diff"]
+__all__ = ["Snapshot", "diff", "summary_completeness"]
 
 _FORMAT = "pyinspect-heap-snapshot/1"
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The live heap per type at one moment."""
+    """The live heap per type at one moment, and whether it was read whole."""
 
     description: str
     types: tuple[GraphTypeStat, ...]
     summary: GraphSummary
+    completeness: Completeness
 
     def save(self, path: str | Path) -> Path:
         out = Path(path)
@@ -34,6 +36,7 @@ class Snapshot:
             "description": self.description,
             "summary": self.summary.model_dump(by_alias=True),
             "types": [t.model_dump(by_alias=True) for t in self.types],
+            "completeness": self.completeness.model_dump(by_alias=True),
         }
         out.write_text(json.dumps(data))
         return out
@@ -45,11 +48,30 @@ class Snapshot:
             data = json.loads(source.read_text())
             if data.get("format") != _FORMAT:
                 raise ValueError(f"format is {data.get('format')!r}, expected {_FORMAT}")
-            return cls(str(data["description"]),
-                       tuple(GraphTypeStat.model_validate(t) for t in data["types"]),
-                       GraphSummary.model_validate(data["summary"]))
+            summary = GraphSummary.model_validate(data["summary"])
+            return cls(str(data["description"]), tuple(GraphTypeStat.model_validate(t) for t in data["types"]),
+                       summary, _completeness(data.get("completeness"), summary))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise InvalidParameterError(f"not a pyinspect heap snapshot: {source}: {exc}", path=str(source)) from exc
+
+
+def _completeness(saved: object, summary: GraphSummary) -> Completeness:
+    """A file's completeness; a file written before it was saved says only what its summary
+    knows (segments stopped in and threads unread, without their ranges)."""
+    if saved is not None:
+        return Completeness.model_validate(saved)
+    return summary_completeness(summary)
+
+
+def summary_completeness(summary: GraphSummary) -> Completeness:
+    """What a summary alone says of completeness: counts, no ranges."""
+    notes = []
+    if summary.unreadable_objects:
+        notes.append(f"the walk stopped in {summary.unreadable_objects} segment(s) (ranges not recorded)")
+    if summary.skipped_threads:
+        notes.append(f"the stacks of {summary.skipped_threads} thread(s) were not read (not recorded which)")
+    return Completeness(complete=not notes and not summary.unresolved_references,
+                        unresolved_references=summary.unresolved_references, notes=tuple(notes))
 
 
 def diff(a: Snapshot, b: Snapshot) -> list[TypeDelta]:

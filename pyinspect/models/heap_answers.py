@@ -1,5 +1,6 @@
 """Answers of the MCP heap tools: the heap graph's rows (the CLI's ``--json`` rows) inside
-an envelope that says which heap was read, how fresh it is, and what was left out.
+an envelope that says which heap was read, how fresh it is, what was left out, and whether
+the heap was read whole (``completeness``: the segments a damaged dump's walk stopped in).
 
 camelCase on the wire like the rows they carry; lists are bounded and say ``truncated``.
 """
@@ -11,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from pyinspect.models.completeness import Completeness
 from pyinspect.models.heapgraph import (
     FinalizerStat,
     GenerationStat,
@@ -71,6 +73,7 @@ class DumpCreateAnswer(_Model):
 
 class HeapStatsAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     filter: Literal["live", "dead", "all"]
     types: tuple[GraphTypeStat, ...]
     total_types: int
@@ -80,6 +83,7 @@ class HeapStatsAnswer(_Model):
 
 class HeapInstancesAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     type_name: str
     instances: tuple[Instance, ...]
     total: int
@@ -90,6 +94,7 @@ class HeapInstancesAnswer(_Model):
 
 class HeapRetentionAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     retention: RetentionPaths
 
 
@@ -97,6 +102,7 @@ class HeapRetainedAnswer(_Model):
     """Objects (given addresses or the top retainers), or per type when by_type."""
 
     source: HeapSource
+    completeness: Completeness
     objects: tuple[RetainedObject, ...] | None = None
     types: tuple[GraphTypeStat, ...] | None = None
     truncated: bool
@@ -114,6 +120,7 @@ class DuplicateStringRow(_Model):
 
 class HeapStringsAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     strings: tuple[DuplicateStringRow, ...]
     wasted_bytes: int
     truncated: bool
@@ -121,6 +128,7 @@ class HeapStringsAnswer(_Model):
 
 class HeapSnapshotAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     snapshot_id: str
     snapshots: tuple[str, ...]
     summary: GraphSummary
@@ -133,6 +141,7 @@ class HeapDiffAnswer(_Model):
     after: str
     before_source: HeapSource
     after_source: HeapSource
+    completeness: Completeness
     changes: tuple[TypeDelta, ...]
     total_changes: int
     truncated: bool
@@ -140,6 +149,7 @@ class HeapDiffAnswer(_Model):
 
 class HeapSegmentsAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     generations: tuple[GenerationStat, ...]
     segments: tuple[SegmentStat, ...]
     total_segments: int
@@ -148,6 +158,7 @@ class HeapSegmentsAnswer(_Model):
 
 class HeapFinalizerAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     types: tuple[FinalizerStat, ...]
     ready: int
     truncated: bool

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from pyinspect.models.completeness import Completeness
 from pyinspect.models.heap_answers import HeapSource
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "ThreadInfo",
     "ThreadPoolInfo",
     "ThreadRef",
+    "Threads",
     "TypeCount",
 ]
 
@@ -102,6 +104,13 @@ class ThreadInfo(_Model):
     objects_unread: str | None = None
 
 
+class Threads(_Model):
+    """Every managed thread, and whether every stack could be read (``completeness``)."""
+
+    threads: tuple[ThreadInfo, ...] = ()
+    completeness: Completeness
+
+
 class ThreadRef(_Model):
     os_thread_id: int
     managed_thread_id: int
@@ -136,6 +145,7 @@ class Deadlock(_Model):
 
 
 class Locks(_Model):
+    completeness: Completeness
     locks: tuple[LockInfo, ...] = ()
     deadlocks: tuple[Deadlock, ...] = ()
 
@@ -161,6 +171,7 @@ class AsyncChain(_Model):
 
 
 class AsyncChains(_Model):
+    completeness: Completeness
     state_machines: int
     total: int
     truncated: bool
@@ -173,6 +184,7 @@ class TypeCount(_Model):
 
 
 class Exceptions(_Model):
+    completeness: Completeness
     total: int
     truncated: bool
     by_type: tuple[TypeCount, ...] = ()
@@ -216,6 +228,7 @@ class ThreadPoolInfo(_Model):
 
 class HeapThreadsAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     threads: tuple[ThreadInfo, ...]
     total: int
     truncated: bool
@@ -223,12 +236,14 @@ class HeapThreadsAnswer(_Model):
 
 class HeapLocksAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     locks: tuple[LockInfo, ...]
     deadlocks: tuple[Deadlock, ...]
 
 
 class HeapAsyncAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     chains: tuple[AsyncChain, ...]
     state_machines: int
     total: int
@@ -237,6 +252,7 @@ class HeapAsyncAnswer(_Model):
 
 class HeapExceptionsAnswer(_Model):
     source: HeapSource
+    completeness: Completeness
     exceptions: tuple[ExceptionInfo, ...]
     by_type: tuple[TypeCount, ...]
     total: int

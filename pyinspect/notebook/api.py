@@ -42,19 +42,22 @@ class Heap(DiagnoseMethods, TriageMethods, ClosesOnExit):
 
     def stats(self, progress: bool = True, live: bool | None = None) -> pd.DataFrame:
         """Count and total size per type (columns type, count, total_size), largest first;
-        live=True only objects reachable from roots, live=False only dead ones (heap graph).
-        Raises HeapReadError. Example: ``heap.stats().head(10)``"""
+        live=True only objects reachable from roots, live=False only dead ones (heap graph);
+        ``attrs["completeness"]`` says whether the walk read the whole heap.
+        Raises HeapReadError, DumpDamagedError. Example: ``heap.stats().head(10)``"""
         import pandas as pd
 
         if live is not None:
-            rows = self.graph(progress=progress).stats("live" if live else "dead")
+            graph = self.graph(progress=progress)
+            rows = graph.stats("live" if live else "dead")
+            completeness = graph.completeness()
         else:
             with walk_progress(progress) as advance:
-                rows = self.reader.stats(advance)  # type: ignore[assignment]
-        return pd.DataFrame(
-            [(r.type, r.count, r.total_size) for r in rows],
-            columns=["type", "count", "total_size"],
-        )
+                stats = self.reader.stats(advance)
+            rows, completeness = stats, stats.completeness  # type: ignore[assignment]
+        frame = pd.DataFrame([(r.type, r.count, r.total_size) for r in rows], columns=["type", "count", "total_size"])
+        frame.attrs["completeness"] = completeness
+        return frame
 
     def object(self, address: int | str, depth: int = 1) -> HeapObject:
         """One object at an address (int or "0x..."): type, size, fields with offsets from

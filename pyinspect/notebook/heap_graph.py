@@ -1,12 +1,14 @@
 """The notebook's heap graph methods (mixed into pyinspect.Heap): DataFrames of rows,
 retention paths as a model, snapshots to diff. The graph is the Heap's workspace's: built
-once and rebuilt after flush() or graph(refresh=True)."""
+once and rebuilt after flush(), graph(refresh=True) or a damaged dump's reader starting again.
+Every DataFrame says whether the heap was read whole in ``df.attrs["completeness"]``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pyinspect.models.completeness import Completeness
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.notebook.progress import walk_progress
 from pyinspect.session.heap_terms import HeapGraph, Snapshot, diff_snapshots
@@ -18,11 +20,14 @@ if TYPE_CHECKING:
 __all__ = ["GraphMethods", "diff"]
 
 
-def _frame(rows: Sequence[Any]) -> pd.DataFrame:
-    """Model rows as a DataFrame with snake_case columns (the models' field names)."""
+def _frame(rows: Sequence[Any], completeness: Completeness) -> pd.DataFrame:
+    """Model rows as a DataFrame with snake_case columns (the models' field names), and
+    whether they cover the whole heap in ``attrs["completeness"]``."""
     import pandas as pd
 
-    return pd.DataFrame([r.model_dump() for r in rows])
+    frame = pd.DataFrame([r.model_dump() for r in rows])
+    frame.attrs["completeness"] = completeness
+    return frame
 
 
 class GraphMethods:
@@ -39,37 +44,48 @@ class GraphMethods:
         with walk_progress(progress) as advance:  # a refresh flushes a live process's cached memory
             return self.heaps.graph(advance, fresh=refresh)[0]
 
+    def completeness(self) -> Completeness:
+        """Whether the heap graph holds the whole heap, and where not, why (the segments a
+        damaged dump's walk stopped in, threads whose stacks were unread).
+        Example: ``heap.completeness().describe()``"""
+        return self.graph().completeness()
+
     def instances(self, type_name: str, start: int = 0, count: int = 100) -> pd.DataFrame:
         """Instances of a type (address, size, generation, live, retained_size), a page of
         count from start. Raises InvalidParameterError. Example: ``heap.instances("App.Order")``"""
-        return _frame(self.graph().instances(type_name, start, count))
+        graph = self.graph()
+        return _frame(graph.instances(type_name, start, count), graph.completeness())
 
     def retained(self, addresses: Sequence[int | str] | None = None, top: int = 20,
                  by_type: bool = False) -> pd.DataFrame:
         """Retained sizes of the given objects (addresses), else the top retainers, or
         (by_type=True) per type. Raises NotAnObjectError. Example: ``heap.retained(top=10)``"""
+        graph = self.graph()
         if by_type:
-            return _frame(self.graph().retained_by_type(top))
-        return _frame(self.graph().retained(addresses, top))
+            return _frame(graph.retained_by_type(top), graph.completeness())
+        return _frame(graph.retained(addresses, top), graph.completeness())
 
     def path_to_root(self, address: int | str, max_paths: int = 5) -> RetentionPaths:
         """Why is this object alive: up to max_paths shortest paths from its roots, each step
-        named (RetentionPaths). Raises NotAnObjectError. Example: ``heap.path_to_root("0x7f3a10")``"""
+        named (RetentionPaths; whether the heap was read whole: :meth:`completeness`). Raises NotAnObjectError. Example: ``heap.path_to_root("0x7f3a10")``"""
         return self.graph().paths(address, max_paths)
 
     def duplicate_strings(self, top: int = 50) -> pd.DataFrame:
         """Strings held more than once (value, count, wasted bytes), most wasteful first.
         Example: ``heap.duplicate_strings(10)``"""
-        return _frame(self.graph().duplicate_strings(top))
+        graph = self.graph()
+        return _frame(graph.duplicate_strings(top), graph.completeness())
 
     def generations(self) -> pd.DataFrame:
         """Per generation (and LOH/POH): size, free bytes, fragmentation, pinned objects.
         Example: ``heap.generations()``"""
-        return _frame(self.graph().layout().generations)
+        graph = self.graph()
+        return _frame(graph.layout().generations, graph.completeness())
 
     def finalizer_queue(self) -> pd.DataFrame:
         """Objects waiting for their finalizer to run, per type. Example: ``heap.finalizer_queue()``"""
-        return _frame(self.graph().finalizer_queue())
+        graph = self.graph()
+        return _frame(graph.finalizer_queue(), graph.completeness())
 
     def snapshot(self, refresh: bool = True) -> Snapshot:
         """The live heap per type now (a fresh graph unless refresh=False); save() or diff() it.
@@ -80,4 +96,4 @@ class GraphMethods:
 def diff(a: Snapshot, b: Snapshot) -> pd.DataFrame:
     """Per type change from a to b (count_delta, size_delta, retained_delta), growth first.
     Example: ``pyinspect.diff(Snapshot.load("before.snap"), heap.snapshot())``"""
-    return _frame(diff_snapshots(a, b))
+    return _frame(diff_snapshots(a, b), Completeness.of([a.completeness, b.completeness]))

@@ -16,7 +16,9 @@ exercise the program, heap_snapshot, heap_diff (what grew, growth first); heap_i
 the top type for addresses; heap_retention {address} (the static, handle or stack frame
 that keeps it alive, each field on the way); heap_retained (what freeing it would save).
 heap_strings, heap_segments and heap_finalizer_queue for duplicates, fragmentation and
-finalizers. Every heap answer names its source and says mayHaveChanged for a live process.
+finalizers. Every heap answer names its source and says mayHaveChanged for a live process;
+its completeness says whether the heap was read whole (a damaged dump: the unread ranges in
+stoppedSegments); DUMP_DAMAGED means the dump faulted the reader there: ask again or open another.
 Over time: trace_start {pid} before exercising the program and trace_stop after it name the
 code that allocates each type (allocations[].topStacks), every GC and its pause, and the
 runtime's counters."""

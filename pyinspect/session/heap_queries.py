@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pyinspect.errors import InvalidParameterError, UnknownTypeError
 from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.snapshot import diff
+from pyinspect.models.completeness import Completeness
 from pyinspect.models.heap_answers import (
     DuplicateStringRow,
     HeapDiffAnswer,
@@ -59,7 +60,7 @@ def check_addresses(addresses: Sequence[str] | None, by_type: bool) -> list[int]
 
 def stats_answer(graph: HeapGraph, source: HeapSource, which: str, top: int) -> HeapStatsAnswer:
     rows = graph.stats(which)
-    return HeapStatsAnswer(source=source, filter=which, types=tuple(rows[:top]),  # type: ignore[arg-type]
+    return HeapStatsAnswer(source=source, completeness=graph.completeness(), filter=which, types=tuple(rows[:top]),  # type: ignore[arg-type]
                            total_types=len(rows), truncated=len(rows) > top, summary=graph.summary())
 
 
@@ -76,7 +77,7 @@ def instances_answer(graph: HeapGraph, source: HeapSource, type_name: str, start
     total = every[type_name]
     rows = graph.instances(type_name, start, count) if start < total else []
     end = start + len(rows)
-    return HeapInstancesAnswer(source=source, type_name=type_name, instances=tuple(rows), total=total, start=start,
+    return HeapInstancesAnswer(source=source, completeness=graph.completeness(), type_name=type_name, instances=tuple(rows), total=total, start=start,
                                next_start=end if end < total else None, truncated=end < total)
 
 
@@ -90,19 +91,22 @@ def retention_answer(graph: HeapGraph, source: HeapSource, address: int, max_pat
                      name_locals: Callable[[RetentionPaths], RetentionPaths] | None = None) -> HeapRetentionAnswer:
     """The paths to the object; ``name_locals`` names stack roots' locals where the source can."""
     paths = graph.paths(address, max_paths)
-    return HeapRetentionAnswer(source=source, retention=name_locals(paths) if name_locals else paths)
+    return HeapRetentionAnswer(source=source, completeness=graph.completeness(), retention=name_locals(paths) if name_locals else paths)
 
 
 def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[int], top: int,
                     by_type: bool) -> HeapRetainedAnswer:
     """The given objects' retained sizes, else the top retainers (objects or, by_type, types)."""
     if addresses:
-        return HeapRetainedAnswer(source=source, objects=tuple(graph.retained(addresses)), truncated=False)
+        return HeapRetainedAnswer(source=source, completeness=graph.completeness(),
+                                  objects=tuple(graph.retained(addresses)), truncated=False)
     if by_type:
         types = graph.retained_by_type(top + 1)
-        return HeapRetainedAnswer(source=source, types=tuple(types[:top]), truncated=len(types) > top)
+        return HeapRetainedAnswer(source=source, completeness=graph.completeness(), types=tuple(types[:top]),
+                                  truncated=len(types) > top)
     objects = graph.retained(None, top + 1)
-    return HeapRetainedAnswer(source=source, objects=tuple(objects[:top]), truncated=len(objects) > top)
+    return HeapRetainedAnswer(source=source, completeness=graph.completeness(), objects=tuple(objects[:top]),
+                              truncated=len(objects) > top)
 
 
 def strings_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapStringsAnswer:
@@ -110,20 +114,20 @@ def strings_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapString
     rows = graph.duplicate_strings(None)
     shown = tuple(DuplicateStringRow(value=r.value[:MAX_STRING_CHARS], value_truncated=len(r.value) > MAX_STRING_CHARS,
                                      count=r.count, size=r.size, wasted_bytes=r.wasted_bytes) for r in rows[:top])
-    return HeapStringsAnswer(source=source, strings=shown, wasted_bytes=sum(r.wasted_bytes for r in rows),
+    return HeapStringsAnswer(source=source, completeness=graph.completeness(), strings=shown, wasted_bytes=sum(r.wasted_bytes for r in rows),
                              truncated=len(rows) > top)
 
 
 def segments_answer(graph: HeapGraph, source: HeapSource) -> HeapSegmentsAnswer:
     layout = graph.layout()
-    return HeapSegmentsAnswer(source=source, generations=layout.generations,
+    return HeapSegmentsAnswer(source=source, completeness=graph.completeness(), generations=layout.generations,
                               segments=layout.segments[:MAX_SEGMENTS], total_segments=len(layout.segments),
                               truncated=len(layout.segments) > MAX_SEGMENTS)
 
 
 def finalizer_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapFinalizerAnswer:
     rows = graph.finalizer_queue()
-    return HeapFinalizerAnswer(source=source, types=tuple(rows[:top]), ready=sum(r.ready for r in rows),
+    return HeapFinalizerAnswer(source=source, completeness=graph.completeness(), types=tuple(rows[:top]), ready=sum(r.ready for r in rows),
                                truncated=len(rows) > top)
 
 
@@ -131,4 +135,5 @@ def diff_answer(before: Taken, after: Taken, top: int) -> HeapDiffAnswer:
     """What grew from before to after, per type; largest growth in bytes first."""
     rows = diff(before[1], after[1])
     return HeapDiffAnswer(before=before[0], after=after[0], before_source=before[2], after_source=after[2],
+                          completeness=Completeness.of([before[1].completeness, after[1].completeness]),
                           changes=tuple(rows[:top]), total_changes=len(rows), truncated=len(rows) > top)

@@ -54,6 +54,12 @@ class _Built:
     array_bytes: int = 0
 
 
+def _opened_key(opened: Opened) -> tuple[Any, ...]:
+    """What a graph of a heap opened on its own was built from: a dump reader that a damaged
+    dump ended starts again (a new generation), and its graph is built again."""
+    return opened.reader, opened.reader.generation, "opened"
+
+
 class HeapWorkspace:
     """Thread-safe: MCP tools call it from worker threads; one graph is built at a time.
     ``debuggee`` links it to a debug session (the Session's own workspace); without it only
@@ -146,7 +152,7 @@ class HeapWorkspace:
             if self._built is None:
                 return False
             if self._opened is not None:
-                return self._built.key == (self._opened.reader,)
+                return self._built.key == _opened_key(self._opened)
             return self._link is not None and self._built.key[1:] == (self._link.state.epoch,)
 
     def graph(self, progress: ProgressCallback | None = None, fresh: bool = False) -> tuple[HeapGraph, HeapSource]:
@@ -165,7 +171,7 @@ class HeapWorkspace:
     def _current(self) -> tuple[HeapReader, tuple[Any, ...], SourceKind, int | None, str | None]:
         if self._opened is not None:
             o = self._opened
-            return o.reader, (o.reader,), o.kind, o.pid, o.path
+            return o.reader, _opened_key(o), o.kind, o.pid, o.path
         link, debuggee_heap = self._link, self._debuggee_heap
         if link is None or debuggee_heap is None:
             raise NoHeapError("no heap to read: open a process's heap or a dump first")

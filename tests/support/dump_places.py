@@ -152,11 +152,12 @@ def nuget_config(folder: Path, sources: list[str]) -> Path:
     return config
 
 
-def loaded(files: list[Path]) -> list[Path]:
-    """Those of ``files`` mapped into this process (a loaded DAC is), by device and inode:
-    a path alone may name a file loaded before and since replaced."""
+def loaded(files: list[Path], pid: int | None = None) -> list[Path]:
+    """Those of ``files`` mapped into process ``pid`` (default this one; a dump's DAC is
+    loaded by its reader process, HeapReader.reader_pid), by device and inode: a path alone
+    may name a file loaded before and since replaced."""
     mapped = set()
-    for line in Path("/proc/self/maps").read_text().splitlines():
+    for line in Path(f"/proc/{pid or 'self'}/maps").read_text().splitlines():
         fields = line.split()
         if len(fields) >= 6 and fields[4] != "0":
             major, minor = (int(part, 16) for part in fields[3].split(":"))

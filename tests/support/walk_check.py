@@ -9,15 +9,15 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from pyinspect.heap import HeapReader, dotnet_bridge
+from pyinspect.heap import HeapReader
+from pyinspect.heap.helper_calls import TARGET
 
 PT_LOAD = 1
 
 
 def compare_walks(reader: HeapReader, max_differences: int = 20) -> dict[str, Any]:
     """{objects, references, freeObjects, segments, differences, problems, clrmdUntyped}."""
-    target = reader._target
-    text = reader._run(lambda: str(dotnet_bridge.helper().HeapWalkCheck.Compare(target, max_differences)))
+    text = str(reader.call("HeapWalkCheck", "Compare", TARGET, max_differences))
     result: dict[str, Any] = json.loads(text)
     return result
 

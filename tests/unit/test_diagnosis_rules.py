@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pyinspect.errors import HeapReadError, InvalidParameterError
+from pyinspect.models.completeness import COMPLETE
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
 from pyinspect.models.triage import (
     ExceptionInfo,
@@ -39,7 +40,8 @@ class Records:
         return self._threads
 
     def exceptions(self, limit: int) -> Exceptions:
-        return Exceptions(total=len(self._exceptions), truncated=False, exceptions=tuple(self._exceptions))
+        return Exceptions(total=len(self._exceptions), truncated=False, exceptions=tuple(self._exceptions),
+                          completeness=COMPLETE)
 
     def thread_pool(self) -> ThreadPoolInfo:
         return self._pool
@@ -106,7 +108,7 @@ class BrokenLocks(Records):
     def async_chains(self, limit: int) -> Any:
         from pyinspect.models.triage import AsyncChains
 
-        return AsyncChains(state_machines=0, total=0, truncated=False)
+        return AsyncChains(state_machines=0, total=0, truncated=False, completeness=COMPLETE)
 
 
 def test_a_kind_that_cannot_be_read_is_unchecked_with_why_and_the_others_still_answer() -> None:

@@ -31,6 +31,7 @@ internal static class GraphFile
             g.UnreadableObjects,
             g.UnresolvedReferences,
             g.SkippedThreads,
+            g.Completeness,
         };
         byte[] json = Encoding.UTF8.GetBytes(HeapJson.Serialize(header));
         string temporary = path + ".tmp";

@@ -66,6 +66,11 @@ public sealed class HeapGraph
 
     /// <summary>Threads whose stacks could not be walked: their stack roots are missing.</summary>
     public int SkippedThreads { get; init; }
+
+    /// <summary>Whether the snapshot holds the whole heap; every answer from it carries this.</summary>
+    public CompletenessRecord Completeness { get; init; } = new();
+
+    public string CompletenessJson() => HeapJson.Serialize(Completeness);
     public int SuperRoot => Addresses.Length;
 
     /// <summary>Bytes held by the graph's arrays (objects, references, dominators, retained sizes).</summary>

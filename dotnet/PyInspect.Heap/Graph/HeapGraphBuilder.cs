@@ -30,11 +30,14 @@ public sealed class HeapGraphBuilder
     private readonly PhaseTimes _times = new();
     private readonly SegmentPipeline _pipeline;
     private readonly List<string> _problems = new();
+    private readonly List<SegmentStopRecord> _stops = new();
+    private readonly ReadSteps _steps;
     private bool _done;
 
-    internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader)
+    internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader, ReadSteps steps)
     {
         _runtime = runtime;
+        _steps = steps;
         var heap = runtime.Heap;
         if (!heap.CanWalkHeap)
             throw new HeapTargetException("HEAP_READ_ERROR", "the GC heap cannot be walked now (a GC is in progress)");
@@ -105,6 +108,8 @@ public sealed class HeapGraphBuilder
             _typeOf.Add(global[local]);
         if (scan.Problem is not null)
             _problems.Add(scan.Problem);
+        if (scan.Stopped is not null)
+            _stops.Add(scan.Stopped);
         WalkedBytes = Math.Min(TotalBytes, WalkedBytes + (long)scan.Tally.Segment.ObjectRange.Length);
     }
 
@@ -135,7 +140,7 @@ public sealed class HeapGraphBuilder
             return result;
         });
         var index = _times.Time("index", () => new AddressIndex(addresses, sizes));
-        var collector = new RootCollector(_runtime, index);
+        var collector = new RootCollector(_runtime, index, _steps);
         var roots = _times.Time("roots", collector.Collect);
         var (offsets, targets, unresolved) = _times.Time("references", () => ResolveEdges(n, addresses, index, roots));
         var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
@@ -144,6 +149,12 @@ public sealed class HeapGraphBuilder
                              offsets, targets, roots, _segments, index, UnreadableObjects, unresolved, _times)
         {
             SkippedThreads = collector.SkippedThreads.Count,
+            Completeness = new CompletenessRecord
+            {
+                StoppedSegments = _stops.ToList(), UnresolvedReferences = unresolved,
+                UnreadableThreads = collector.SkippedThreads.Select(t => (uint)t).ToList(),
+                Notes = _steps.Notes(),
+            }.Settle(),
         };
     }
 

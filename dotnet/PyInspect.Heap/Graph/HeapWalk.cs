@@ -13,6 +13,7 @@ public sealed class HeapWalk
     private readonly SegmentPipeline _pipeline;
     private readonly Dictionary<ClrType, long[]> _byType = new(ReferenceEqualityComparer.Instance);
     private readonly List<string> _problems = new();
+    private readonly List<SegmentStopRecord> _stops = new();
     private bool _done;
 
     internal HeapWalk(ClrHeap heap, IDataReader reader)
@@ -56,11 +57,19 @@ public sealed class HeapWalk
             visited += typeOf.Length;
             if (scan.Problem is not null)
                 _problems.Add(scan.Problem);
+            if (scan.Stopped is not null)
+                _stops.Add(scan.Stopped);
             WalkedBytes = Math.Min(TotalBytes, WalkedBytes + (long)scan.Tally.Segment.ObjectRange.Length);
             _pipeline.Return(scan);
         }
         return _done;
     }
+
+    /// <summary>The segments the walk had to stop in (their unread rest).</summary>
+    public IReadOnlyList<SegmentStopRecord> Stops => _stops;
+
+    /// <summary>Whether the walk read the whole heap, as JSON (<see cref="CompletenessRecord"/>).</summary>
+    public string CompletenessJson() => HeapJson.Serialize(new CompletenessRecord { StoppedSegments = _stops.ToList() }.Settle());
 
     /// <summary>The statistics so far as JSON [{type, count, totalSize}], largest total first.</summary>
     public string ResultJson()

@@ -12,6 +12,7 @@ public sealed class PhaseTimes
     /// <summary>Run one phase and add its time under name.</summary>
     public T Time<T>(string name, Func<T> phase)
     {
+        Breadcrumbs.Say(name);
         var watch = Stopwatch.StartNew();
         try
         {

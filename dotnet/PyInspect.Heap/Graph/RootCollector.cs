@@ -14,14 +14,16 @@ internal sealed class RootCollector
     private readonly ClrRuntime _runtime;
     private readonly AddressIndex _index;
     private readonly List<GraphRoot> _roots = new();
+    private readonly ReadSteps _steps;
 
     /// <summary>OS ids of threads whose stacks could not be walked (their roots are missing).</summary>
     public List<int> SkippedThreads { get; } = new();
 
-    public RootCollector(ClrRuntime runtime, AddressIndex index)
+    public RootCollector(ClrRuntime runtime, AddressIndex index, ReadSteps steps)
     {
         _runtime = runtime;
         _index = index;
+        _steps = steps;
     }
 
     public List<GraphRoot> Collect()
@@ -29,8 +31,9 @@ internal sealed class RootCollector
         AddStatics();
         AddHandles();
         AddStacks();
-        foreach (var root in _runtime.Heap.EnumerateFinalizerRoots())
-            Add(root.Object.Address, "finalizer", "finalizer queue", 0, false);
+        if (_steps.Enter("finalizer roots"))
+            foreach (var root in _runtime.Heap.EnumerateFinalizerRoots())
+                Add(root.Object.Address, "finalizer", "finalizer queue", 0, false);
         return _roots.Distinct().ToList();
     }
 
@@ -49,6 +52,9 @@ internal sealed class RootCollector
         if (domain is null)
             return;
         foreach (var module in _runtime.EnumerateModules())
+        {
+            if (!_steps.Enter($"static roots of module {module.Name}"))
+                continue;
             foreach (var type in module.EnumerateTypesWithStaticFields())
                 foreach (var field in type.StaticFields)
                 {
@@ -56,10 +62,13 @@ internal sealed class RootCollector
                         continue;
                     Add(field.ReadObject(domain).Address, "static", $"{type.Name}.{field.Name}", 0, false);
                 }
+        }
     }
 
     private void AddHandles()
     {
+        if (!_steps.Enter("handle roots"))
+            return;
         foreach (var handle in _runtime.EnumerateHandles())
         {
             if (!handle.IsStrong || handle.HandleKind == ClrHandleKind.Dependent)
@@ -77,6 +86,11 @@ internal sealed class RootCollector
         {
             IEnumerable<ClrStackRoot> roots;
             if (!StackRoots.AreSafe(thread))
+            {
+                SkippedThreads.Add((int)thread.OSThreadId);
+                continue;
+            }
+            if (!_steps.Enter($"stack roots of OS thread {thread.OSThreadId}"))
             {
                 SkippedThreads.Add((int)thread.OSThreadId);
                 continue;

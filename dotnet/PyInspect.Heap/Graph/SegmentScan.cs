@@ -24,6 +24,9 @@ internal sealed class SegmentScan
     public long WalkedBytes { get; set; }
     public string? Problem { get; private set; }
 
+    /// <summary>The same stop as a record: where the walk stopped, and the segment's unread rest.</summary>
+    public SegmentStopRecord? Stopped { get; private set; }
+
     public void Reset(ClrSegment segment)
     {
         Tally = new SegmentTally(segment);
@@ -37,6 +40,7 @@ internal sealed class SegmentScan
         Edges.Clear();
         WalkedBytes = 0;
         Problem = null;
+        Stopped = null;
     }
 
     public int LocalIndex(TypeLayout layout)
@@ -50,6 +54,14 @@ internal sealed class SegmentScan
         return index;
     }
 
-    public void Stop(ulong address, string why) =>
-        Problem = $"{Tally.Segment.Kind} segment {HeapJson.Hex(Tally.Segment.Start)}: walk stopped at {HeapJson.Hex(address)}: {why}";
+    public void Stop(ulong address, string why)
+    {
+        var segment = Tally.Segment;
+        Problem = $"{segment.Kind} segment {HeapJson.Hex(segment.Start)}: walk stopped at {HeapJson.Hex(address)}: {why}";
+        Stopped = new SegmentStopRecord
+        {
+            Kind = segment.Kind.ToString(), Start = HeapJson.Hex(segment.ObjectRange.Start),
+            End = HeapJson.Hex(segment.ObjectRange.End), StoppedAt = HeapJson.Hex(address), Reason = why,
+        };
+    }
 }

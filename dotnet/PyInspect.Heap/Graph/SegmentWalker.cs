@@ -48,6 +48,7 @@ internal sealed class SegmentWalker
     public void Walk(ClrSegment segment, SegmentScan scan)
     {
         scan.Reset(segment);
+        Breadcrumbs.Say($"{segment.Kind} segment {HeapJson.Hex(segment.ObjectRange.Start)}-{HeapJson.Hex(segment.ObjectRange.End)}");
         var tally = scan.Tally;
         ulong start = segment.ObjectRange.Start, end = segment.ObjectRange.End;
         bool skipContexts = segment.Kind is not (GCSegmentKind.Large or GCSegmentKind.Frozen);
@@ -88,6 +89,13 @@ internal sealed class SegmentWalker
             ulong step = (size + 7) & ~7UL;
             if (size < MinObjectSize)
                 size = step = MinObjectSize;
+            if (size > end - obj)
+            {
+                // a length read from damaged memory (an invented 2 GB array, a free object
+                // larger than its segment): counting it would invent bytes the heap never held
+                scan.Stop(obj, $"its size, {size:N0} bytes ({layout.Type.Name ?? "?"}), runs past the segment's end");
+                return;
+            }
             byte generation = tally.FixedGeneration ?? (byte)segment.GetGeneration(obj);
             scan.WalkedBytes += (long)size;
             if (layout.IsFree)

@@ -7,4 +7,7 @@ public sealed class AsyncChainsRecord
     public int Total { get; set; }
     public bool Truncated { get; set; }
     public List<AsyncChainRecord> Chains { get; set; } = new();
+
+    /// <summary>Whether the heap walk behind this answer read the whole heap.</summary>
+    public CompletenessRecord Completeness { get; set; } = new();
 }

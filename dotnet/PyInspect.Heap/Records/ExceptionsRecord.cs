@@ -10,4 +10,7 @@ public sealed class ExceptionsRecord
     public bool Truncated { get; set; }
     public List<TypeCountRecord> ByType { get; set; } = new();
     public List<ExceptionRecord> Exceptions { get; set; } = new();
+
+    /// <summary>Whether the heap walk behind this answer read the whole heap.</summary>
+    public CompletenessRecord Completeness { get; set; } = new();
 }

@@ -14,6 +14,7 @@ public sealed class HeapTarget : IDisposable
     private SuspendedThreads? _suspended;
     private SourceLines? _lines;
     private string? _linesFolder;
+    private CompletenessRecord? _heapCompleteness;
     private DacSources? _sources;
     private string? _dumpPath;
     private bool _disposed;
@@ -134,13 +135,15 @@ public sealed class HeapTarget : IDisposable
     {
         Runtime.FlushCachedData();
         _dataTarget.DataReader.FlushCachedData();
+        _heapCompleteness = null;
     }
 
     /// <summary>Start a heap statistics walk that the caller advances in batches.</summary>
     public HeapWalk StartStatsWalk() => new(Runtime.Heap, _dataTarget.DataReader);
 
-    /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.</summary>
-    public HeapGraphBuilder StartGraph() => new(Runtime, _dataTarget.DataReader);
+    /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.
+    /// skip: steps to leave out, one a line (<see cref="ReadSteps"/>: a module's statics, a thread's stack).</summary>
+    public HeapGraphBuilder StartGraph(string skip) => new(Runtime, _dataTarget.DataReader, new ReadSteps(skip));
 
     /// <summary>
     /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the
@@ -186,30 +189,62 @@ public sealed class HeapTarget : IDisposable
     public string ReadStatics(string typeName) =>
         HeapJson.Serialize(new StaticsReader(Runtime, PointerSize).Read(typeName));
 
-    /// <summary>Every managed thread with its stack, as JSON ThreadRecords (clrstack -all).
-    /// symbolFolder: a folder to look for PDBs in besides each module's own.</summary>
-    public string Threads(int maxFrames, string? symbolFolder)
+    /// <summary>Every managed thread with its stack, and whether every stack was read, as JSON
+    /// (<see cref="ThreadsRecord"/>; clrstack -all). symbolFolder: a folder to look for PDBs in
+    /// besides each module's own.
+    /// skip: the steps to leave out (<see cref="ReadSteps"/>: a thread's stack).</summary>
+    public string Threads(int maxFrames, string? symbolFolder, string skip)
     {
-        var threads = ReadThreads(maxFrames, symbolFolder);
+        var steps = new ReadSteps(skip);
+        var (threads, unreadable) = ReadThreads(maxFrames, symbolFolder, steps);
         new LockReader(Runtime, threads).Read();  // sets each blocked thread's WaitingFor
-        return HeapJson.Serialize(threads.Select(t => t.Record).ToList());
+        var completeness = new CompletenessRecord { UnreadableThreads = unreadable, Notes = steps.Notes() }.Settle();
+        return HeapJson.Serialize(new ThreadsRecord { Threads = threads.Select(t => t.Record).ToList(), Completeness = completeness });
     }
 
     /// <summary>Locks held and waited for, and the deadlocks among them, as JSON (<see cref="LocksRecord"/>).</summary>
-    public string Locks(string? symbolFolder) =>
-        HeapJson.Serialize(new LockReader(Runtime, ReadThreads(200, symbolFolder)).Read());
+    public string Locks(string? symbolFolder)
+    {
+        var (threads, unreadable) = ReadThreads(200, symbolFolder, new ReadSteps(null));
+        var record = new LockReader(Runtime, threads).Read();
+        record.Completeness = HeapCompleteness(unreadable);
+        return HeapJson.Serialize(record);
+    }
 
     /// <summary>Exception objects, threads' current ones first, as JSON (<see cref="ExceptionsRecord"/>).</summary>
     public string Exceptions(int limit, string? symbolFolder)
     {
         var lines = Lines(symbolFolder);
         var describer = new ExceptionDescriber(new FrameDescriber(lines), ThreadNames.Read(Runtime));
-        return HeapJson.Serialize(new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit)));
+        var record = new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit));
+        record.Completeness = HeapCompleteness([]);
+        return HeapJson.Serialize(record);
     }
 
     /// <summary>Async state machines as chains, stuck ones first, as JSON (<see cref="AsyncChainsRecord"/>).</summary>
-    public string AsyncChains(int limit, string? symbolFolder) =>
-        HeapJson.Serialize(new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit)));
+    public string AsyncChains(int limit, string? symbolFolder)
+    {
+        var record = new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit));
+        record.Completeness = HeapCompleteness([]);
+        return HeapJson.Serialize(record);
+    }
+
+    /// <summary>Whether ClrMD's walk of the heap (behind locks, exceptions, async chains) saw
+    /// it whole: our walk finds where it has to stop (ClrMD's stops there too). Taken once
+    /// per target until <see cref="Flush"/>; plus the threads whose stacks were unread.</summary>
+    private CompletenessRecord HeapCompleteness(List<uint> unreadableThreads)
+    {
+        if (_heapCompleteness is null)
+        {
+            var walk = StartStatsWalk();
+            while (!walk.Step(int.MaxValue)) { }
+            _heapCompleteness = new CompletenessRecord { StoppedSegments = walk.Stops.ToList() };
+        }
+        return new CompletenessRecord
+        {
+            StoppedSegments = _heapCompleteness.StoppedSegments, UnreadableThreads = unreadableThreads,
+        }.Settle();
+    }
 
     /// <summary>The thread pool's counts as JSON (<see cref="ThreadPoolRecord"/>).</summary>
     public string ThreadPool()
@@ -234,11 +269,13 @@ public sealed class HeapTarget : IDisposable
         return HeapJson.Serialize(record);
     }
 
-    private List<ThreadSnapshot> ReadThreads(int maxFrames, string? symbolFolder)
+    private (List<ThreadSnapshot> Threads, List<uint> Unreadable) ReadThreads(int maxFrames, string? symbolFolder,
+        ReadSteps steps)
     {
         if (maxFrames < 1)
             throw new HeapTargetException("INVALID_PARAMETER", $"max frames must be at least 1, got {maxFrames}");
-        return new ThreadReader(Runtime, Lines(symbolFolder)).Read(maxFrames);
+        var reader = new ThreadReader(Runtime, Lines(symbolFolder), steps);
+        return (reader.Read(maxFrames), reader.Unreadable);
     }
 
     private SourceLines Lines(string? symbolFolder)

@@ -13,14 +13,19 @@ public sealed class ThreadReader
     private readonly FrameDescriber _frames;
     private readonly ExceptionDescriber _exceptions;
     private readonly Dictionary<int, string> _names;
+    private readonly ReadSteps _steps;
 
-    public ThreadReader(ClrRuntime runtime, SourceLines lines)
+    public ThreadReader(ClrRuntime runtime, SourceLines lines, ReadSteps steps)
     {
         _runtime = runtime;
+        _steps = steps;
         _frames = new FrameDescriber(lines);
         _names = ThreadNames.Read(runtime);
         _exceptions = new ExceptionDescriber(_frames, _names);
     }
+
+    /// <summary>OS ids of the threads whose stacks could not be read whole (read so far).</summary>
+    public List<uint> Unreadable { get; } = new();
 
     public string? NameOf(int managedThreadId) => _names.GetValueOrDefault(managedThreadId);
 
@@ -47,14 +52,25 @@ public sealed class ThreadReader
             LockCount = (int)thread.LockCount,
         };
         var frameObjects = new List<List<ClrObject>>();
-        if (thread.IsAlive && thread.OSThreadId != 0)
+        if (thread.IsAlive && thread.OSThreadId != 0 && !_steps.Enter($"stack of OS thread {thread.OSThreadId}"))
+            Unreadable.Add(thread.OSThreadId);
+        else if (thread.IsAlive && thread.OSThreadId != 0)
         {
             var stackPointers = new Dictionary<ulong, int>();
-            foreach (var frame in thread.EnumerateStackTrace(includeContext: false).Take(maxFrames))
+            try
             {
-                stackPointers.TryAdd(frame.StackPointer, record.Frames.Count);
-                record.Frames.Add(_frames.Describe(frame, atReturnAddress: record.Frames.Count > 0));
-                frameObjects.Add(new List<ClrObject>());
+                foreach (var frame in thread.EnumerateStackTrace(includeContext: false).Take(maxFrames))
+                {
+                    stackPointers.TryAdd(frame.StackPointer, record.Frames.Count);
+                    record.Frames.Add(_frames.Describe(frame, atReturnAddress: record.Frames.Count > 0));
+                    frameObjects.Add(new List<ClrObject>());
+                }
+            }
+            catch (Exception exc) when (exc is not OutOfMemoryException)
+            {
+                // a damaged stack: the frames read so far are kept, the answer says the rest is missing
+                Unreadable.Add(thread.OSThreadId);
+                return new ThreadSnapshot(thread, record, frameObjects);
             }
             if (StackRoots.AreSafe(thread))
                 AddStackObjects(thread, record, stackPointers, frameObjects);

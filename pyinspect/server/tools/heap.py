@@ -273,8 +273,8 @@ def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
         (or wait), heap_snapshot, then heap_diff. Also refreshes what the other tools read."""
         def work(progress: ProgressCallback) -> HeapSnapshotAnswer:
             snapshot_id, taken, source = heaps().snapshot(progress)
-            return HeapSnapshotAnswer(source=source, snapshot_id=snapshot_id, snapshots=heaps().snapshot_ids(),
-                                      summary=taken.summary)
+            return HeapSnapshotAnswer(source=source, completeness=taken.completeness, snapshot_id=snapshot_id,
+                                      snapshots=heaps().snapshot_ids(), summary=taken.summary)
 
         return await _in_thread(ctx, work)
 

@@ -63,13 +63,14 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
         _check("max_frames", max_frames)
 
         def work(reader: HeapReader, source: HeapSource) -> HeapThreadsAnswer:
-            rows = reader.threads(max_frames, symbols)
+            report = reader.threads_report(max_frames, symbols)
+            rows = list(report.threads)
             if not objects:
                 rows = [t.model_copy(update={"frames": tuple(f.model_copy(update={"objects": None})
                                                              for f in t.frames)}) for t in rows]
             rows.sort(key=lambda t: (t.blocked_in is None, t.managed_thread_id))
-            return HeapThreadsAnswer(source=source, threads=tuple(rows[:max_threads]), total=len(rows),
-                                 truncated=len(rows) > max_threads)
+            return HeapThreadsAnswer(source=source, completeness=report.completeness, threads=tuple(rows[:max_threads]),
+                                     total=len(rows), truncated=len(rows) > max_threads)
 
         return await _read(heaps, work)
 
@@ -80,7 +81,7 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
         and waits for X"."""
         def work(reader: HeapReader, source: HeapSource) -> HeapLocksAnswer:
             found = reader.locks(symbols)
-            return HeapLocksAnswer(source=source, locks=found.locks, deadlocks=found.deadlocks)
+            return HeapLocksAnswer(source=source, completeness=found.completeness, locks=found.locks, deadlocks=found.deadlocks)
 
         return await _read(heaps, work)
 
@@ -93,8 +94,8 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
 
         def work(reader: HeapReader, source: HeapSource) -> HeapAsyncAnswer:
             found = reader.async_chains(limit, symbols)
-            return HeapAsyncAnswer(source=source, chains=found.chains, state_machines=found.state_machines,
-                               total=found.total, truncated=found.truncated)
+            return HeapAsyncAnswer(source=source, completeness=found.completeness, chains=found.chains,
+                                   state_machines=found.state_machines, total=found.total, truncated=found.truncated)
 
         return await _read(heaps, work)
 
@@ -106,8 +107,8 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
 
         def work(reader: HeapReader, source: HeapSource) -> HeapExceptionsAnswer:
             found = reader.exceptions(limit, symbols)
-            return HeapExceptionsAnswer(source=source, exceptions=found.exceptions, by_type=found.by_type,
-                                    total=found.total, truncated=found.truncated)
+            return HeapExceptionsAnswer(source=source, completeness=found.completeness, exceptions=found.exceptions,
+                                        by_type=found.by_type, total=found.total, truncated=found.truncated)
 
         return await _read(heaps, work)
 

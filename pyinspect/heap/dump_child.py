@@ -1,0 +1,268 @@
+"""A dump is read in a child process, so a fault inside the DAC or ClrMD ends only the child.
+
+A damaged dump can make the DAC abort (SIGABRT in DacDataTarget.GetMetadata) or fault;
+in-process, that ends the MCP server, the notebook kernel or the CLI that asked. Here the
+child (``python -m pyinspect.heap.dump_child FD``) loads CoreCLR and the helper and runs
+the reader's named calls (heap.helper_calls) sent over a socket; the parent never loads
+CoreCLR for a dump. A child that dies mid-call answers DUMP_DAMAGED naming the step; the
+next call starts a new child that opens the dump again (objects of the old one, such as a
+graph, are gone: build them again).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import weakref
+from multiprocessing.connection import Connection
+from typing import IO, Any
+
+from pyinspect import errors
+from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
+from pyinspect.heap.helper_calls import Call, Ref
+
+__all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "main", "start_early"]
+
+_STDERR_TAIL = 16000
+_STEP = "pyinspect-step: "
+TIMEOUT_VARIABLE = "PYINSPECT_DUMP_CALL_TIMEOUT"
+_DEFAULT_TIMEOUT = 300.0
+
+
+def call_timeout() -> float:
+    """Seconds one call may take before the DAC is taken to loop on damaged data (a heap
+    walk advances in batches, each far shorter; building a 50M-object graph's dominators
+    takes about a minute): $PYINSPECT_DUMP_CALL_TIMEOUT, else 300."""
+    try:
+        return max(1.0, float(os.environ.get(TIMEOUT_VARIABLE, _DEFAULT_TIMEOUT)))
+    except ValueError:
+        return _DEFAULT_TIMEOUT
+
+
+class DumpChild:
+    """The parent's end: runs calls in the child, one at a time, from any thread."""
+
+    def __init__(self, path: str, options: dict[str, Any]) -> None:
+        self._open = ("open", "dump", (path,), options)
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._conn: Connection | None = None
+        self._stderr: IO[bytes] | None = None
+        self._released: list[int] = []
+        self._timeout = call_timeout()
+        self.generation = 0
+        with self._lock:
+            self._start("open")
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs."""
+        return self._process.pid if self._process is not None else None
+
+    def run(self, call: Call, **context: Any) -> Any:
+        if isinstance(call.on, Ref) and call.on.id != 0 and call.on.generation != self.generation:
+            raise DumpDamagedError("this object was read by a dump reader that ended on a damaged dump: "
+                                   "ask again (a heap graph is built again)", **context)
+        with self._lock:
+            if self._conn is None:
+                self._start(str(context.get("command") or call.member))
+            released, self._released = self._released, []
+            answer = self._exchange(("run", call, released), str(context.get("command") or call.member), context)
+        return Ref(answer.id, self.generation) if isinstance(answer, Ref) else answer
+
+    def release(self, ref: Ref) -> None:
+        """Dropped with the next call (a finalizer may release while a call is under way)."""
+        if ref.generation == self.generation:
+            self._released.append(ref.id)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                try:
+                    self._exchange(("close",), "close", {})
+                except PyInspectError:
+                    pass
+            self._stop()
+
+    def _start(self, step: str) -> None:
+        self._process, self._conn, self._stderr = _take_early() or _spawn()
+        weakref.finalize(self, _end, self._process)  # a reader dropped unclosed (a notebook) ends its child
+        self._released = []
+        try:
+            self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
+        except PyInspectError:
+            self._stop()  # no DAC, not a dump: no child is left waiting
+            raise
+
+    def _exchange(self, request: tuple[Any, ...], step: str, context: dict[str, Any]) -> Any:
+        assert self._conn is not None and self._stderr is not None
+        # what the child writes during this call only (its breadcrumbs): the file's offset is
+        # shared with the child, which writes nothing between calls
+        self._stderr.seek(0)
+        self._stderr.truncate()
+        try:
+            self._conn.send(request)
+            if not self._conn.poll(self._timeout):
+                assert self._process is not None
+                self._process.kill()
+                raise self._died(step, context, f"gave no answer within {self._timeout:g} s and was stopped")
+            reply = self._conn.recv()
+        except (EOFError, OSError) as exc:
+            raise self._died(step, context) from exc
+        if reply[0] == "error":
+            _, code, message, found = reply
+            raise _error_of(code)(message, **{**found, **context})
+        return reply[1]
+
+    def _died(self, step: str, context: dict[str, Any], how: str | None = None) -> DumpDamagedError:
+        """The child ended mid-call: say how, during which step, and what it printed last."""
+        status = self._process.wait(timeout=30) if self._process is not None else None
+        if how is None:
+            how = f"ended with {signal.Signals(-status).name}" if status is not None and status < 0 \
+                else f"ended with status {status}"
+        last_step, said = self._last_words()
+        self._stop()
+        self.generation += 1
+        where = f" at {context['address']}" if "address" in context else ""
+        reached = f", in {last_step}" if last_step else ""
+        details: dict[str, Any] = {"step": step, **context}
+        if last_step:
+            details["last_step"] = last_step
+        return DumpDamagedError(
+            f"the dump is damaged: reading it failed inside the DAC or ClrMD during {step}{reached}{where} (its "
+            f"reader process {how}){': ' + said if said else ''}; the dump can be asked again or opened again",
+            **details)
+
+    def _last_words(self) -> tuple[str | None, str]:
+        """The last step the helper said it reached (its breadcrumbs), and the last other lines the child wrote."""
+        if self._stderr is None:
+            return None, ""
+        self._stderr.seek(0, 2)
+        self._stderr.seek(max(0, self._stderr.tell() - _STDERR_TAIL))
+        lines = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
+        steps = [line[len(_STEP):] for line in lines if line.startswith(_STEP)]
+        said = [line for line in lines if not line.startswith(_STEP)]
+        return (steps[-1] if steps else None), " / ".join(said[-3:])[:600]
+
+    def _stop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+        process, self._process = self._process, None
+        if process is not None:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+
+_Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
+_early: list[_Spawned] = []
+
+
+def start_early() -> None:
+    """Start a dump reader before it is asked for: a one-shot command (``pyinspect heap stats
+    --dump``) starts it first thing, so the child loads CoreCLR while the parent loads the
+    command line; the next DumpChild takes it."""
+    if not _early:
+        _early.append(_spawn())
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def _take_early() -> _Spawned | None:
+    return _early.pop() if _early else None
+
+
+def _spawn() -> _Spawned:
+    """A child process reading calls from one end of a socket pair; its output goes to a
+    temporary file whose last lines say why it ended, if it does."""
+    parent, child = socket.socketpair()
+    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
+    with child:
+        process = subprocess.Popen([sys.executable, "-m", "pyinspect.heap.dump_child", str(child.fileno())],
+                                   pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
+                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1"})
+    return process, Connection(parent.detach()), stderr
+
+
+def _error_of(code: str) -> type[PyInspectError]:
+    """The exception class of a code the child answered (any other failure: HEAP_READ_ERROR)."""
+    for name in errors.__all__:
+        kind = getattr(errors, name)
+        if isinstance(kind, type) and issubclass(kind, PyInspectError) and kind.code == code \
+                and kind.__name__ not in ("TargetError", "HeapError"):
+            return kind
+    return HeapReadError if code != ErrorCode.INVALID_PARAMETER else errors.InvalidParameterError
+
+
+def _end_with_parent() -> None:
+    """The child is killed when its parent ends (a CLI stopped with Ctrl-C, a killed server),
+    even while the DAC loops on damaged data and would never read the closed socket."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() == 1:
+        sys.exit(0)  # the parent ended before the request took effect
+
+
+def main() -> None:
+    """The child: open the target, then answer calls until the parent closes or goes."""
+    from pyinspect.heap import dotnet_bridge
+    from pyinspect.heap.helper_calls import HelperObjects
+
+    _end_with_parent()
+    conn = Connection(int(sys.argv[1]))
+    try:
+        dotnet_bridge.helper()  # CoreCLR and the helper load while the parent prepares its first request
+    except PyInspectError:
+        pass  # opening the target says so
+    objects = HelperObjects()
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            break
+        reply: tuple[Any, ...]
+        try:
+            reply = ("ok", _serve(objects, request))
+        except PyInspectError as exc:
+            reply = ("error", str(exc.code), exc.message, exc.context)
+        except Exception as exc:  # noqa: BLE001 - any failure is answered, never kills the child
+            reply = ("error", str(ErrorCode.HEAP_READ_ERROR), f"{type(exc).__name__}: {exc}", {})
+        conn.send(reply)
+        if request[0] == "close":
+            break
+    objects.close()
+    # the target is disposed: skip the runtime's shutdown (half a second), nothing is left to flush
+    os._exit(0)
+
+
+def _serve(objects: Any, request: tuple[Any, ...]) -> Any:
+    kind = request[0]
+    if kind == "open":
+        _, target, args, options = request
+        return objects.open(target, *args, **options)
+    if kind == "run":
+        for ref in request[2]:
+            objects.release(Ref(ref))
+        return objects.run(request[1])
+    return objects.close()
+
+
+if __name__ == "__main__":
+    main()
