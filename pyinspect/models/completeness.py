@@ -11,17 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pyinspect.models.wire import WireModel
 
 __all__ = ["COMPLETE", "Completeness", "StoppedSegment"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class StoppedSegment(_Model):
+class StoppedSegment(WireModel):
     """A segment the walk had to stop in: [stoppedAt, end) was not read, for ``reason``."""
 
     kind: str
@@ -31,7 +26,7 @@ class StoppedSegment(_Model):
     reason: str
 
 
-class Completeness(_Model):
+class Completeness(WireModel):
     """``complete`` is True only when nothing below was found; the rest says what is missing."""
 
     complete: bool

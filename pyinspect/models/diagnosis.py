@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import ConfigDict, Field
 
 from pyinspect.models.heap_answers import HeapSource
 from pyinspect.models.heapgraph import RetentionPath
+from pyinspect.models.wire import WireModel
 
 __all__ = [
     "FINDING_KINDS", "SEVERITIES", "Confidence", "DiagnoseAnswer", "Diagnosis", "Evidence", "EvidenceFrame",
@@ -29,14 +29,10 @@ SEVERITIES: tuple[str, ...] = Severity.__args__  # type: ignore[attr-defined]
 Confidence = Literal["high", "medium", "low"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class Thresholds(_Model):
+class Thresholds(WireModel):
     """When a measured shape becomes a finding (settable on every face; docs/diagnose.md)."""
 
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")  # settings are refused when misspelled, always
 
     convoy_waiters: int = Field(default=3, ge=1, description="waiters on one owned lock that make a convoy")
     starvation_blocked_share: float = Field(default=0.75, gt=0, le=1, description="share of the pool's worker "
@@ -54,13 +50,13 @@ class Thresholds(_Model):
     duplicate_share: float = Field(default=0.10, gt=0, le=1, description="share of the live heap the duplicates waste")
 
 
-class EvidenceFrame(_Model):
+class EvidenceFrame(WireModel):
     method: str
     file: str | None = None
     line: int | None = None
 
 
-class EvidenceThread(_Model):
+class EvidenceThread(WireModel):
     """A thread of the finding, its ids and what it is blocked in; frames leaf first (managed only)."""
 
     os_thread_id: int
@@ -72,7 +68,7 @@ class EvidenceThread(_Model):
     frames: tuple[EvidenceFrame, ...] = ()
 
 
-class EvidenceObject(_Model):
+class EvidenceObject(WireModel):
     address: str
     type: str
     role: str
@@ -80,14 +76,14 @@ class EvidenceObject(_Model):
     retained_size: int | None = None
 
 
-class EvidenceType(_Model):
+class EvidenceType(WireModel):
     type: str
     count: int
     size: int | None = None
     retained_size: int | None = None
 
 
-class Evidence(_Model):
+class Evidence(WireModel):
     """What shows the finding: threads with their frames, objects with addresses, types with
     counts and sizes, methods with file and line, the retention path from a root."""
 
@@ -100,7 +96,7 @@ class Evidence(_Model):
     measures: dict[str, float] = Field(default_factory=dict)
 
 
-class Finding(_Model):
+class Finding(WireModel):
     kind: FindingKind
     severity: Severity
     confidence: Confidence
@@ -109,7 +105,7 @@ class Finding(_Model):
     next_calls: tuple[str, ...] = ()
 
 
-class Diagnosis(_Model):
+class Diagnosis(WireModel):
     """Findings ranked (severity, then kind order); ``checked`` the kinds examined,
     ``unchecked`` those that could not be (with why); ``seconds`` the whole diagnosis."""
 
@@ -120,7 +116,7 @@ class Diagnosis(_Model):
     seconds: float
 
 
-class DiagnoseAnswer(_Model):
+class DiagnoseAnswer(WireModel):
     source: HeapSource
     findings: tuple[Finding, ...]
     checked: tuple[str, ...]

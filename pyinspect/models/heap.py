@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
+
+from pyinspect.models.wire import WireModel
 
 __all__ = ["HeapField", "HeapObject", "TypeStat"]
 
 
-class _HeapModel(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class TypeStat(_HeapModel):
+class TypeStat(WireModel):
     """Objects of one type on the heap: how many and their summed size."""
 
     type: str
@@ -31,7 +28,7 @@ class TypeStat(_HeapModel):
     total_size: int
 
 
-class HeapField(_HeapModel):
+class HeapField(WireModel):
     """A field, an embedded struct's field, or an array element ("[0]", "[1, 2]")."""
 
     name: str
@@ -69,7 +66,7 @@ class HeapField(_HeapModel):
         return data
 
 
-class HeapObject(_HeapModel):
+class HeapObject(WireModel):
     """One heap object with its fields (for arrays: its first elements)."""
 
     address: str

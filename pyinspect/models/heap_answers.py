@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
-
 from pyinspect.models.completeness import Completeness
 from pyinspect.models.heapgraph import (
     FinalizerStat,
@@ -25,6 +22,7 @@ from pyinspect.models.heapgraph import (
     TypeDelta,
 )
 from pyinspect.models.memory import ObjectInspectAnswer, ObjectInspection
+from pyinspect.models.wire import WireModel
 
 __all__ = [
     "DumpCreateAnswer", "DuplicateStringRow", "HeapCloseAnswer", "HeapDiffAnswer", "HeapFinalizerAnswer", "HeapInstancesAnswer", "HeapObjectAnswer", "HeapOpenAnswer",
@@ -35,11 +33,7 @@ __all__ = [
 SourceKind = Literal["debug_session", "process", "dump"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class HeapSource(_Model):
+class HeapSource(WireModel):
     """Which heap an answer was read from, and whether it may have changed since."""
 
     kind: SourceKind
@@ -51,16 +45,16 @@ class HeapSource(_Model):
     warning: str | None = None
 
 
-class HeapOpenAnswer(_Model):
+class HeapOpenAnswer(WireModel):
     source: HeapSource
     message: str
 
 
-class HeapCloseAnswer(_Model):
+class HeapCloseAnswer(WireModel):
     message: str
 
 
-class DumpCreateAnswer(_Model):
+class DumpCreateAnswer(WireModel):
     path: str
     pid: int
     size_bytes: int
@@ -71,7 +65,7 @@ class DumpCreateAnswer(_Model):
     are looked for first."""
 
 
-class HeapStatsAnswer(_Model):
+class HeapStatsAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     filter: Literal["live", "dead", "all"]
@@ -81,7 +75,7 @@ class HeapStatsAnswer(_Model):
     summary: GraphSummary
 
 
-class HeapInstancesAnswer(_Model):
+class HeapInstancesAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     type_name: str
@@ -92,13 +86,13 @@ class HeapInstancesAnswer(_Model):
     truncated: bool
 
 
-class HeapRetentionAnswer(_Model):
+class HeapRetentionAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     retention: RetentionPaths
 
 
-class HeapRetainedAnswer(_Model):
+class HeapRetainedAnswer(WireModel):
     """Objects (given addresses or the top retainers), or per type when by_type."""
 
     source: HeapSource
@@ -108,7 +102,7 @@ class HeapRetainedAnswer(_Model):
     truncated: bool
 
 
-class DuplicateStringRow(_Model):
+class DuplicateStringRow(WireModel):
     """A duplicated string value: its first 256 characters when ``valueTruncated``."""
 
     value: str
@@ -118,7 +112,7 @@ class DuplicateStringRow(_Model):
     wasted_bytes: int
 
 
-class HeapStringsAnswer(_Model):
+class HeapStringsAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     strings: tuple[DuplicateStringRow, ...]
@@ -126,7 +120,7 @@ class HeapStringsAnswer(_Model):
     truncated: bool
 
 
-class HeapSnapshotAnswer(_Model):
+class HeapSnapshotAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     snapshot_id: str
@@ -134,7 +128,7 @@ class HeapSnapshotAnswer(_Model):
     summary: GraphSummary
 
 
-class HeapDiffAnswer(_Model):
+class HeapDiffAnswer(WireModel):
     """Per type change from the snapshot `before` to `after`, each with the heap it was taken of."""
 
     before: str
@@ -147,7 +141,7 @@ class HeapDiffAnswer(_Model):
     truncated: bool
 
 
-class HeapSegmentsAnswer(_Model):
+class HeapSegmentsAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     generations: tuple[GenerationStat, ...]
@@ -156,7 +150,7 @@ class HeapSegmentsAnswer(_Model):
     truncated: bool
 
 
-class HeapFinalizerAnswer(_Model):
+class HeapFinalizerAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     types: tuple[FinalizerStat, ...]
@@ -164,7 +158,7 @@ class HeapFinalizerAnswer(_Model):
     truncated: bool
 
 
-class HeapObjectAnswer(_Model):
+class HeapObjectAnswer(WireModel):
     """object_inspect's ``inspection`` of an address, in whichever heap is open."""
 
     source: HeapSource

@@ -6,8 +6,9 @@ addresses as ``0x...`` strings, sizes in bytes as ClrMD reports them.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
+
+from pyinspect.models.wire import WireModel
 
 __all__ = [
     "DuplicateString", "FinalizerStat", "GenerationStat", "GraphSummary", "GraphTypeStat",
@@ -16,11 +17,7 @@ __all__ = [
 ]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class GraphSummary(_Model):
+class GraphSummary(WireModel):
     """What a snapshot holds, and what it could not read (those make answers incomplete)."""
 
     objects: int
@@ -36,7 +33,7 @@ class GraphSummary(_Model):
     skipped_threads: int = 0
 
 
-class GraphTypeStat(_Model):
+class GraphTypeStat(WireModel):
     """One type: count and size (of all, live or dead objects), live part, retained bytes."""
 
     type: str
@@ -47,7 +44,7 @@ class GraphTypeStat(_Model):
     live_size: int
 
 
-class RetainedObject(_Model):
+class RetainedObject(WireModel):
     """One object, what it retains, and its immediate dominator ("root" for the super-root)."""
 
     address: str
@@ -59,7 +56,7 @@ class RetainedObject(_Model):
     dominator: str | None = None
 
 
-class PathRoot(_Model):
+class PathRoot(WireModel):
     """Where a path starts. A stack root's ``name`` is its thread and frame (method);
     ``local`` names the frame's local or argument holding the object, known only from a
     paused debug session (the heap alone gives the slot, not its name), else None."""
@@ -70,7 +67,7 @@ class PathRoot(_Model):
     local: str | None = None
 
 
-class PathStep(_Model):
+class PathStep(WireModel):
     """An object on the path; ``field`` is the previous object's field (or ``[i]``) holding it."""
 
     address: str
@@ -78,12 +75,12 @@ class PathStep(_Model):
     field: str | None = None
 
 
-class RetentionPath(_Model):
+class RetentionPath(WireModel):
     root: PathRoot
     steps: tuple[PathStep, ...]
 
 
-class RetentionPaths(_Model):
+class RetentionPaths(WireModel):
     """Shortest paths from roots; ``reachable`` False only means unreachable when ``complete``."""
 
     address: str
@@ -94,7 +91,7 @@ class RetentionPaths(_Model):
     paths: tuple[RetentionPath, ...] = Field(default_factory=tuple)
 
 
-class Instance(_Model):
+class Instance(WireModel):
     address: str
     type: str
     size: int
@@ -103,14 +100,14 @@ class Instance(_Model):
     retained_size: int
 
 
-class DuplicateString(_Model):
+class DuplicateString(WireModel):
     value: str
     count: int
     size: int
     wasted_bytes: int
 
 
-class SegmentStat(_Model):
+class SegmentStat(WireModel):
     kind: str
     start: str
     end: str
@@ -121,7 +118,7 @@ class SegmentStat(_Model):
     object_count: int
 
 
-class GenerationStat(_Model):
+class GenerationStat(WireModel):
     generation: str
     size: int
     free_bytes: int
@@ -130,19 +127,19 @@ class GenerationStat(_Model):
     pinned_objects: int
 
 
-class HeapLayout(_Model):
+class HeapLayout(WireModel):
     generations: tuple[GenerationStat, ...]
     segments: tuple[SegmentStat, ...]
 
 
-class FinalizerStat(_Model):
+class FinalizerStat(WireModel):
     type: str
     count: int
     total_size: int
     ready: int
 
 
-class TypeDelta(_Model):
+class TypeDelta(WireModel):
     """One type's change between two snapshots (b minus a)."""
 
     type: str

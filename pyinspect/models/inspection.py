@@ -7,8 +7,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["EvaluateAnswer", "FrameArgument", "FrameInfo", "StackTraceAnswer", "ThreadInfo",
-           "ThreadLocation", "ThreadsAnswer", "VariableInfo", "VariablesAnswer"]
+__all__ = [
+    "DebugThread",
+    "EvaluateAnswer",
+    "FrameArgument",
+    "FrameInfo",
+    "StackTraceAnswer",
+    "ThreadLocation",
+    "ThreadsAnswer",
+    "VariableInfo",
+    "VariablesAnswer",
+]
 
 
 class _Answer(BaseModel):
@@ -21,7 +30,9 @@ class ThreadLocation(_Answer):
     line: int | None = None
 
 
-class ThreadInfo(_Answer):
+class DebugThread(_Answer):
+    """A thread as the debug adapter lists it (the heap's view of a thread is triage.ThreadInfo)."""
+
     id: int
     name: str
     state: Literal["running", "stopped", "waiting"]
@@ -31,7 +42,7 @@ class ThreadInfo(_Answer):
 
 class ThreadsAnswer(_Answer):
     success: bool = True
-    threads: list[ThreadInfo]
+    threads: list[DebugThread]
 
 
 class FrameArgument(_Answer):

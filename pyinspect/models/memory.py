@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
+
+from pyinspect.models.wire import WireModel
 
 __all__ = [
     "CollectionAnalysis",
@@ -34,8 +35,7 @@ __all__ = [
 ]
 
 
-class _MemoryModel(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
+class _MemoryModel(WireModel):
 
     def wire(self) -> dict[str, Any]:
         return self.model_dump(by_alias=True, mode="json")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["ExceptionAnswer", "ExceptionFrame", "ExceptionInfo", "OutputAnswer", "OutputEntry"]
+__all__ = ["DebugException", "ExceptionAnswer", "ExceptionFrame", "OutputAnswer", "OutputEntry"]
 
 
 class _Answer(BaseModel):
@@ -39,12 +39,15 @@ class ExceptionFrame(_Answer):
     line: int | None = None
 
 
-class ExceptionInfo(_Answer):
+class DebugException(_Answer):
+    """The exception a paused debuggee stopped on, as the adapter describes it (the heap's
+    exception objects are triage.ExceptionInfo)."""
+
     type: str
     message: str
     stack_trace: str | None = None
     frames: list[ExceptionFrame] = []
-    inner_exceptions: list[ExceptionInfo] = []
+    inner_exceptions: list[DebugException] = []
 
 
 class ExceptionAnswer(_Answer):
@@ -55,4 +58,4 @@ class ExceptionAnswer(_Answer):
     success: bool = True
     thread_id: int
     break_mode: str
-    exception: ExceptionInfo
+    exception: DebugException

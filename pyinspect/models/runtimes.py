@@ -3,17 +3,12 @@ frozen models with camelCase wire names (``pyinspect ps`` and the ``process_list
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pyinspect.models.wire import WireModel
 
 __all__ = ["DotnetProcess", "ProcessListAnswer", "TargetRuntime"]
 
 
-class _RuntimeModel(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class TargetRuntime(_RuntimeModel):
+class TargetRuntime(WireModel):
     """The runtime one process runs on: the folder of its libcoreclr.so holds the debugging
     libraries of exactly that build (DBI, DAC, createdump); a path is None when missing."""
 
@@ -33,7 +28,7 @@ class TargetRuntime(_RuntimeModel):
     createdump_path: str | None = None
 
 
-class DotnetProcess(_RuntimeModel):
+class DotnetProcess(WireModel):
     """One process with a .NET runtime loaded, and whether pyinspect can work with it."""
 
     pid: int
@@ -53,7 +48,7 @@ class DotnetProcess(_RuntimeModel):
     """Why not, when either answer is False."""
 
 
-class ProcessListAnswer(_RuntimeModel):
+class ProcessListAnswer(WireModel):
     """process_list's answer: every .NET process found, by pid."""
 
     success: bool = True

@@ -5,8 +5,7 @@ as the recorder (dotnet/PyInspect.Trace) writes it."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pyinspect.models.wire import WireModel
 
 __all__ = [
     "AllocationRow", "CounterSample", "GcRow", "ParseFigures", "Sampling", "StackRow", "TraceAnswer",
@@ -14,11 +13,7 @@ __all__ = [
 ]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class Sampling(_Model):
+class Sampling(WireModel):
     """What the window sampled. allocation_event is AllocationSampled (the runtime's
     randomized sampling, .NET 10+) or AllocationTick (~every 100 KB, older runtimes)."""
 
@@ -29,7 +24,7 @@ class Sampling(_Model):
     allocation_samples: int
 
 
-class StackRow(_Model):
+class StackRow(WireModel):
     """One allocating stack of a type: method is its first frame in user code, frames leaf
     first; share is this stack's part of the type's samples."""
 
@@ -40,7 +35,7 @@ class StackRow(_Model):
     estimated_bytes: int
 
 
-class AllocationRow(_Model):
+class AllocationRow(WireModel):
     """Bytes and objects of one type allocated in the window: estimates from `samples` events."""
 
     type: str
@@ -50,7 +45,7 @@ class AllocationRow(_Model):
     top_stacks: list[StackRow]
 
 
-class GcRow(_Model):
+class GcRow(WireModel):
     """One GC: sizes in bytes per generation (gen0, gen1, gen2, loh, poh), times in ms from
     the start of the window; sizes_before is None when the runtime sent no heap history."""
 
@@ -65,7 +60,7 @@ class GcRow(_Model):
     promoted_bytes: int
 
 
-class CounterSample(_Model):
+class CounterSample(WireModel):
     """One System.Runtime counter value (alloc-rate, time-in-gc, gen-0-size, ...) at seconds."""
 
     seconds: float
@@ -74,7 +69,7 @@ class CounterSample(_Model):
     unit: str
 
 
-class ParseFigures(_Model):
+class ParseFigures(WireModel):
     """How many events the recorder parsed, from how big a file, how fast."""
 
     events: int
@@ -83,7 +78,7 @@ class ParseFigures(_Model):
     events_per_second: float
 
 
-class TraceAnswer(_Model):
+class TraceAnswer(WireModel):
     """trace_stop's answer (and `pyinspect trace --json`): the window and its three tables."""
 
     pid: int
@@ -98,7 +93,7 @@ class TraceAnswer(_Model):
     message: str | None = None
 
 
-class TraceStartAnswer(_Model):
+class TraceStartAnswer(WireModel):
     """trace_start's answer: the recording runs until trace_stop (or max_seconds)."""
 
     pid: int

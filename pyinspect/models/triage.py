@@ -8,11 +8,12 @@ the wire; addresses are hex strings ``0x...``; thread ids are OS ids unless name
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
 from pyinspect.models.completeness import Completeness
 from pyinspect.models.heap_answers import HeapSource
+from pyinspect.models.memory import TypeCount
+from pyinspect.models.wire import WireModel
 
 __all__ = [
     "AsyncChain",
@@ -41,11 +42,7 @@ __all__ = [
 ]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True, defer_build=True)
-
-
-class StackObject(_Model):
+class StackObject(WireModel):
     """An object a frame's stack slot or register holds (go on with heap_object / heap_retention)."""
 
     address: str
@@ -54,7 +51,7 @@ class StackObject(_Model):
     is_pinned: bool = False
 
 
-class StackFrame(_Model):
+class StackFrame(WireModel):
     """A managed frame (method, IL offset, file and line where a PDB is found) or a runtime one."""
 
     kind: str
@@ -71,7 +68,7 @@ class StackFrame(_Model):
     objects: tuple[StackObject, ...] | None = None
 
 
-class ExceptionInfo(_Model):
+class ExceptionInfo(WireModel):
     """An exception object: type, message, HResult, the stack trace it carries, its inner one;
     thread is the OS id of the thread whose current exception it is."""
 
@@ -85,7 +82,7 @@ class ExceptionInfo(_Model):
     inner: ExceptionInfo | None = None
 
 
-class ThreadInfo(_Model):
+class ThreadInfo(WireModel):
     """A managed thread: ids, name, state, what it is blocked in and waits for, its stack."""
 
     os_thread_id: int
@@ -104,20 +101,20 @@ class ThreadInfo(_Model):
     objects_unread: str | None = None
 
 
-class Threads(_Model):
+class Threads(WireModel):
     """Every managed thread, and whether every stack could be read (``completeness``)."""
 
     threads: tuple[ThreadInfo, ...] = ()
     completeness: Completeness
 
 
-class ThreadRef(_Model):
+class ThreadRef(WireModel):
     os_thread_id: int
     managed_thread_id: int
     name: str | None = None
 
 
-class LockInfo(_Model):
+class LockInfo(WireModel):
     """A monitor (thin or sync block), a System.Threading.Lock or a SemaphoreSlim."""
 
     object: str
@@ -131,7 +128,7 @@ class LockInfo(_Model):
     deadlock: bool = False
 
 
-class DeadlockStep(_Model):
+class DeadlockStep(WireModel):
     thread: ThreadRef
     holds: str
     holds_type: str
@@ -139,18 +136,18 @@ class DeadlockStep(_Model):
     waits_for_type: str
 
 
-class Deadlock(_Model):
+class Deadlock(WireModel):
     description: str
     cycle: tuple[DeadlockStep, ...]
 
 
-class Locks(_Model):
+class Locks(WireModel):
     completeness: Completeness
     locks: tuple[LockInfo, ...] = ()
     deadlocks: tuple[Deadlock, ...] = ()
 
 
-class AsyncFrame(_Model):
+class AsyncFrame(WireModel):
     """One async method of a chain: its state (await index) and that await's file and line."""
 
     address: str
@@ -164,13 +161,13 @@ class AsyncFrame(_Model):
     awaits_status: str | None = None
 
 
-class AsyncChain(_Model):
+class AsyncChain(WireModel):
     stuck: bool = False
     reason: str | None = None
     chain: tuple[AsyncFrame, ...] = ()
 
 
-class AsyncChains(_Model):
+class AsyncChains(WireModel):
     completeness: Completeness
     state_machines: int
     total: int
@@ -178,12 +175,7 @@ class AsyncChains(_Model):
     chains: tuple[AsyncChain, ...] = ()
 
 
-class TypeCount(_Model):
-    type_name: str
-    count: int
-
-
-class Exceptions(_Model):
+class Exceptions(WireModel):
     completeness: Completeness
     total: int
     truncated: bool
@@ -191,7 +183,7 @@ class Exceptions(_Model):
     exceptions: tuple[ExceptionInfo, ...] = ()
 
 
-class QueuedType(_Model):
+class QueuedType(WireModel):
     """How many queued, not yet started work items of one type wait in global and local queues."""
 
     type: str
@@ -200,7 +192,7 @@ class QueuedType(_Model):
     local: int
 
 
-class QueuedItem(_Model):
+class QueuedItem(WireModel):
     """One queued work item; queue is the global queue's field name or ``local N``."""
 
     address: str
@@ -209,7 +201,7 @@ class QueuedItem(_Model):
     callback: str | None = None
 
 
-class ThreadPoolInfo(_Model):
+class ThreadPoolInfo(WireModel):
     initialized: bool = False
     portable: bool = False
     active_worker_threads: int = 0
@@ -226,7 +218,7 @@ class ThreadPoolInfo(_Model):
 
 # ---- MCP answers: the records inside the heap tools' envelope (which heap, how fresh) ----
 
-class HeapThreadsAnswer(_Model):
+class HeapThreadsAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     threads: tuple[ThreadInfo, ...]
@@ -234,14 +226,14 @@ class HeapThreadsAnswer(_Model):
     truncated: bool
 
 
-class HeapLocksAnswer(_Model):
+class HeapLocksAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     locks: tuple[LockInfo, ...]
     deadlocks: tuple[Deadlock, ...]
 
 
-class HeapAsyncAnswer(_Model):
+class HeapAsyncAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     chains: tuple[AsyncChain, ...]
@@ -250,7 +242,7 @@ class HeapAsyncAnswer(_Model):
     truncated: bool
 
 
-class HeapExceptionsAnswer(_Model):
+class HeapExceptionsAnswer(WireModel):
     source: HeapSource
     completeness: Completeness
     exceptions: tuple[ExceptionInfo, ...]
@@ -259,6 +251,6 @@ class HeapExceptionsAnswer(_Model):
     truncated: bool
 
 
-class HeapThreadPoolAnswer(_Model):
+class HeapThreadPoolAnswer(WireModel):
     source: HeapSource
     thread_pool: ThreadPoolInfo

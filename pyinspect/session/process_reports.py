@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from pyinspect.errors import InvalidParameterError, NoExceptionError, RequestFailedError
 from pyinspect.models.process import (
+    DebugException,
     ExceptionAnswer,
     ExceptionFrame,
-    ExceptionInfo,
     OutputAnswer,
     OutputEntry,
 )
@@ -54,16 +54,16 @@ def exception_at_stop(session: Session, thread_id: int | None) -> ExceptionAnswe
     except RequestFailedError as exc:
         raise NoExceptionError(f"thread {thread} is not stopped at an exception: {exc.message}") from exc
     details = body.get("details") or {}
-    info = _exception(details) if details else ExceptionInfo(type=str(body.get("exceptionId") or ""),
+    info = _exception(details) if details else DebugException(type=str(body.get("exceptionId") or ""),
                                                               message=str(body.get("description") or ""))
     return ExceptionAnswer(thread_id=thread, break_mode=str(body.get("breakMode") or "always"), exception=info)
 
 
-def _exception(details: dict[str, Any]) -> ExceptionInfo:
+def _exception(details: dict[str, Any]) -> DebugException:
     stack = details.get("stackTrace")
     frames = [_frame(line) for line in str(stack or "").splitlines() if line.strip()]
     inner = [_exception(i) for i in details.get("innerException") or [] if isinstance(i, dict)]
-    return ExceptionInfo(type=str(details.get("fullTypeName") or details.get("typeName") or ""),
+    return DebugException(type=str(details.get("fullTypeName") or details.get("typeName") or ""),
                          message=str(details.get("message") or ""), stack_trace=stack or None,
                          frames=[f for f in frames if f is not None], inner_exceptions=inner)
 

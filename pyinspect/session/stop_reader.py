@@ -27,11 +27,11 @@ from pyinspect.errors import (
     VariableUnavailableError,
 )
 from pyinspect.models.inspection import (
+    DebugThread,
     EvaluateAnswer,
     FrameArgument,
     FrameInfo,
     StackTraceAnswer,
-    ThreadInfo,
     ThreadLocation,
     ThreadsAnswer,
     VariableInfo,
@@ -179,7 +179,7 @@ class StopReader:
                     location = self.location_of(frames[0]) if frames else None
                 except PyInspectError:
                     location = None
-            threads.append(ThreadInfo(id=int(thread["id"]), name=str(thread.get("name") or f"Thread {thread['id']}"),
+            threads.append(DebugThread(id=int(thread["id"]), name=str(thread.get("name") or f"Thread {thread['id']}"),
                                       state="stopped" if paused else "running",
                                       is_current=paused and thread["id"] == current, location=location))
         return ThreadsAnswer(threads=threads)

@@ -3,7 +3,6 @@ namespace PyInspect.Heap;
 /// <summary>What a snapshot holds and what it could not read.</summary>
 public sealed class GraphSummaryRecord
 {
-    public string Description { get; set; } = "";
     public long Objects { get; set; }
     public long Edges { get; set; }
     public long Roots { get; set; }
