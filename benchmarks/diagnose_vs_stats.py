@@ -30,7 +30,7 @@ from pyinspect.heap import create_dump
 
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
 MODES = ("deadlock-monitor,deadlock-mixed,convoy,starvation,async-stuck,finalizer,leak-static,leak-event,leak-timer,"
-         "growth,duplicate-strings,gc-pressure,crash,healthy-batch")
+         "growth,duplicate-strings,gc-pressure,crash,healthy-batch,deadlock-semaphore,wasted-capacity,pinning")
 
 
 def timed(*args: str) -> tuple[float, float, str]:

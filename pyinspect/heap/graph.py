@@ -28,6 +28,7 @@ from pyinspect.models.heapgraph import (
     Instance,
     RetainedObject,
     RetentionPaths,
+    WastedCapacity,
 )
 
 if TYPE_CHECKING:
@@ -108,6 +109,11 @@ class HeapGraph:
     def duplicate_strings(self, top: int | None = 50, live_only: bool = False) -> list[DuplicateString]:
         """Values held by more than one string, most wasted first; live_only: reachable ones only."""
         return self._rows(DuplicateString, "DuplicateStringsJson", _top(top), live_only, command="strings")
+
+    def wasted_capacity(self, top: int | None = 50) -> list[WastedCapacity]:
+        """Live collections' unused storage (List, Dictionary, HashSet, Queue, Stack) by type and
+        owner, most wasted first: one pass reading each one's count and storage length."""
+        return self._rows(WastedCapacity, "WastedCapacityJson", _top(top), command="collections")
 
     def layout(self) -> HeapLayout:
         return HeapLayout.model_validate_json(self._call("LayoutJson", command="segments"))

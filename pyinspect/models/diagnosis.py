@@ -19,7 +19,8 @@ __all__ = [
 ]
 
 FindingKind = Literal["crash", "deadlock", "thread-pool-starvation", "finalizer-blocked", "async-never-completes",
-                      "lock-convoy", "gc-pressure", "memory-growth", "duplicate-strings", "retained-memory"]
+                      "lock-convoy", "gc-pressure", "fragmentation", "memory-growth", "duplicate-strings", "wasted-capacity",
+                      "retained-memory"]
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
 """The closed list, in the order findings of equal severity are ranked (the more specific
 cause first: growth says what is being added, duplicated strings explain memory a retainer holds)."""
@@ -48,6 +49,13 @@ class Thresholds(WireModel):
     gc_pause_share: float = Field(default=0.15, gt=0, le=1, description="share of the window paused in GC")
     duplicate_bytes: int = Field(default=8 << 20, ge=1, description="bytes wasted by duplicated strings to be reported")
     duplicate_share: float = Field(default=0.10, gt=0, le=1, description="share of the live heap the duplicates waste")
+    fragmentation_bytes: int = Field(default=16 << 20, ge=1, description="free bytes in segments holding pinned "
+                                     "objects to be reported")
+    fragmentation_share: float = Field(default=0.5, gt=0, le=1, description="share of those segments that is free")
+    capacity_bytes: int = Field(default=8 << 20, ge=1, description="bytes of unused collection capacity to be "
+                                "reported")
+    capacity_share: float = Field(default=0.10, gt=0, le=1, description="share of the live heap the unused "
+                                  "collection capacity must be")
 
 
 class EvidenceFrame(WireModel):

@@ -13,7 +13,7 @@ from pyinspect.models.wire import WireModel
 __all__ = [
     "DuplicateString", "FinalizerStat", "GenerationStat", "GraphSummary", "GraphTypeStat",
     "HeapLayout", "Instance", "PathRoot", "PathStep", "RetainedObject", "RetentionPath",
-    "RetentionPaths", "SegmentStat", "TypeDelta",
+    "RetentionPaths", "SegmentStat", "TypeDelta", "WastedCapacity",
 ]
 
 
@@ -107,6 +107,20 @@ class DuplicateString(WireModel):
     wasted_bytes: int
 
 
+class WastedCapacity(WireModel):
+    """Collections of one type under one owner (the first non-collection object dominating
+    them) whose storage arrays hold unused slots: capacity and used slots summed."""
+
+    type: str
+    owner: str
+    collections: int
+    capacity: int
+    used: int
+    wasted_bytes: int
+    example: str
+    example_wasted_bytes: int
+
+
 class SegmentStat(WireModel):
     kind: str
     start: str
@@ -116,6 +130,7 @@ class SegmentStat(WireModel):
     object_bytes: int
     free_bytes: int
     object_count: int
+    pinned_objects: int = 0
 
 
 class GenerationStat(WireModel):

@@ -25,6 +25,7 @@ from pyinspect.models.heapgraph import (
     RetentionPath,
     RetentionPaths,
     SegmentStat,
+    WastedCapacity,
 )
 from pyinspect.models.memory import (
     CollectionAnalysis,
@@ -115,6 +116,7 @@ HELPER_RECORDS: dict[str, type[WireModel]] = {
     "PyInspect.Heap.GenerationRecord": GenerationStat,
     "PyInspect.Heap.SegmentRecord": SegmentStat,
     "PyInspect.Heap.FinalizerRecord": FinalizerStat,
+    "PyInspect.Heap.WastedCapacityRecord": WastedCapacity,
     # the trace recorder's final line
     "PyInspect.Trace.Records.TraceAnswer": TraceAnswer,
     "PyInspect.Trace.Records.SamplingRecord": Sampling,

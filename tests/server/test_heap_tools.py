@@ -139,6 +139,7 @@ async def _check_inventory(client: Client) -> None:
     layout = await call_ok(client, "heap_segments")
     assert {g["generation"] for g in layout["generations"]} >= {"gen0"}
     assert sum(g["pinnedObjects"] for g in layout["generations"]) >= 1
+    assert sum(s["pinnedObjects"] for s in layout["segments"]) == sum(g["pinnedObjects"] for g in layout["generations"])
     assert layout["totalSegments"] == len(layout["segments"]) and not layout["truncated"]
     queue = await call_ok(client, "heap_finalizer_queue")
     assert {r["type"]: r for r in queue["types"]}["HeapGraphTruth.Doomed"]["ready"] == 1

@@ -1,6 +1,8 @@
 """diagnose's rules at their boundaries, on records built by hand (no process): the crash rule
 tells an unhandled exception from one a frame catches, starvation counts only pool threads
-inside a work item, thresholds are named and checked, every kind has one rule."""
+inside a work item, thresholds are named and checked, every kind has one rule; a semaphore
+deadlock needs count 0 and no program thread free, fragmentation pinned regions mostly free,
+wasted capacity both thresholds over every type and owner."""
 
 from __future__ import annotations
 
@@ -11,17 +13,24 @@ import pytest
 from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.models.completeness import COMPLETE
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
+from pyinspect.models.heap import HeapField, HeapObject
+from pyinspect.models.heapgraph import GraphSummary, HeapLayout, SegmentStat, WastedCapacity
 from pyinspect.models.triage import (
     ExceptionInfo,
     Exceptions,
+    LockInfo,
+    Locks,
     StackFrame,
     ThreadInfo,
     ThreadPoolInfo,
+    ThreadRef,
 )
 from pyinspect.session.diagnosis import diagnose, parse_thresholds
 from pyinspect.session.diagnosis.crash import killing_exception
-from pyinspect.session.diagnosis.hangs import starvation
+from pyinspect.session.diagnosis.hangs import semaphore_deadlocks, starvation
+from pyinspect.session.diagnosis.memory import wasted_capacity
 from pyinspect.session.diagnosis.observations import Observations
+from pyinspect.session.diagnosis.pressure import fragmentation
 from pyinspect.session.diagnosis.ranking import RULES
 
 
@@ -124,3 +133,95 @@ def test_a_kind_that_cannot_be_read_is_unchecked_with_why_and_the_others_still_a
 
 def test_every_kind_of_the_closed_list_has_its_rule_in_ranking_order() -> None:
     assert tuple(RULES) == FINDING_KINDS
+
+
+class SemaphoreRecords(Records):
+    """Thread 1 owns a monitor thread 2 waits for, and waits for a SemaphoreSlim at `count`."""
+
+    def __init__(self, count: int, free_worker: bool) -> None:
+        a, b = (ThreadRef(os_thread_id=i, managed_thread_id=i) for i in (1, 2))
+        blocked = [ThreadInfo(os_thread_id=1, managed_thread_id=1, blocked_in="semaphore", frames=frames("App.A()")),
+                   ThreadInfo(os_thread_id=2, managed_thread_id=2, blocked_in="monitor", frames=frames("App.B()"))]
+        running = [ThreadInfo(os_thread_id=3, managed_thread_id=3, frames=frames("App.Work()"))]
+        super().__init__(blocked + (running if free_worker else []))
+        self._count = count
+        self._locks = Locks(locks=(
+            LockInfo(object="0x10", type="System.Threading.SemaphoreSlim", kind="semaphore", waiters=(a,)),
+            LockInfo(object="0x20", type="App.Gate", kind="monitor", owner=a, waiters=(b,))), completeness=COMPLETE)
+
+    def locks(self) -> Locks:
+        return self._locks
+
+    def object(self, address: str, depth: int) -> HeapObject:
+        count = HeapField(name="m_currentCount", type_name="System.Int32", value=str(self._count), offset=8, size=4)
+        return HeapObject(address=address, type_name="System.Threading.SemaphoreSlim", size=40, value="",
+                          fields=(count,))
+
+
+@pytest.mark.parametrize(("count", "free_worker", "found"), [(0, False, True), (1, False, False), (0, True, False)])
+def test_a_semaphore_deadlock_needs_count_zero_and_no_program_thread_free(count: int, free_worker: bool,
+                                                                          found: bool) -> None:
+    findings = semaphore_deadlocks(observe(SemaphoreRecords(count, free_worker)))
+    assert bool(findings) == found
+    if found:
+        (finding,) = findings
+        assert finding.confidence == "medium" and "inferred" in finding.statement
+        assert [t.os_thread_id for t in finding.evidence.threads] == [1, 2]
+
+
+class LayoutGraph:
+    """Stands in for a heap graph: segments of 4 MiB regions, and wasted collection capacity."""
+
+    def __init__(self, segments: list[SegmentStat], wasted: list[WastedCapacity], live_bytes: int) -> None:
+        self._segments, self._wasted, self._live = segments, wasted, live_bytes
+
+    def layout(self) -> HeapLayout:
+        return HeapLayout(generations=(), segments=tuple(self._segments))
+
+    def wasted_capacity(self, top: int | None) -> list[WastedCapacity]:
+        return self._wasted
+
+    def summary(self) -> GraphSummary:
+        return GraphSummary(objects=1, edges=0, roots=1, live_objects=1, live_bytes=self._live, dead_objects=0,
+                            dead_bytes=0, unreadable_objects=0, unresolved_references=0, types=1)
+
+
+def region(free: int, pins: int, kind: str = "Generation0") -> SegmentStat:
+    return SegmentStat(kind=kind, start="0x1000", end="0x2000", size=4 << 20, committed=4 << 20,
+                       object_bytes=(4 << 20) - free, free_bytes=free, object_count=pins + 1, pinned_objects=pins)
+
+
+def on_graph(graph: LayoutGraph) -> Observations:
+    return Observations(Records([]), lambda: graph, True)  # type: ignore[arg-type,return-value]
+
+
+@pytest.mark.parametrize(("segments", "found"), [
+    ([region(3 << 20, 100)] * 6, True),             # 18 MiB free beside pins, each region 75% free
+    ([region(3 << 20, 0)] * 6, False),              # free space without pins: the GC can compact it
+    ([region(1 << 20, 100)] * 20, False),           # pinned regions mostly full: 25% free each
+    ([region(3 << 20, 100, "Large")] * 6, False),   # the large object heap is not compacted anyway
+    ([region(3 << 20, 100)] * 5, False),            # 15 MiB: under fragmentation_bytes
+])
+def test_fragmentation_needs_pinned_regions_mostly_free_summing_to_the_threshold(segments: list[SegmentStat],
+                                                                                 found: bool) -> None:
+    assert bool(fragmentation(on_graph(LayoutGraph(segments, [], 64 << 20)), Thresholds())) == found
+
+
+def capacity(wasted: int, owner: str = "App.Catalog") -> WastedCapacity:
+    return WastedCapacity(type="System.Collections.Generic.List<System.Int64>", owner=owner, collections=10,
+                          capacity=wasted // 8 + 10, used=10, wasted_bytes=wasted, example="0x10",
+                          example_wasted_bytes=wasted // 10)
+
+
+@pytest.mark.parametrize(("rows", "live", "found"), [
+    ([capacity(9 << 20)], 64 << 20, True),
+    ([capacity(7 << 20)], 64 << 20, False),                       # under capacity_bytes
+    ([capacity(9 << 20)], 200 << 20, False),                      # under capacity_share of the live heap
+    ([capacity(5 << 20), capacity(4 << 20, "App.Other")], 64 << 20, True),  # summed over owners
+])
+def test_wasted_capacity_sums_every_type_and_owner_against_both_thresholds(rows: list[WastedCapacity], live: int,
+                                                                           found: bool) -> None:
+    findings = wasted_capacity(on_graph(LayoutGraph([], rows, live)), Thresholds())
+    assert bool(findings) == found
+    if found:
+        assert findings[0].evidence.measures["wastedBytes"] == sum(r.wasted_bytes for r in rows)

@@ -146,4 +146,6 @@ public sealed class HeapGraph
     public string LayoutJson() => HeapJson.Serialize(HeapInventory.Layout(this));
 
     public string FinalizerJson() => HeapJson.Serialize(HeapInventory.Finalizer(this));
+
+    public string WastedCapacityJson(int top) => HeapJson.Serialize(CollectionCapacity.Find(this, top));
 }

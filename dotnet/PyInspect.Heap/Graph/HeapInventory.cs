@@ -59,7 +59,12 @@ internal static class HeapInventory
             r.ObjectCount++;
         }
         foreach (int v in g.Roots.Where(r => r.Pinned).Select(r => r.Object).Distinct())
+        {
             Of((Generation)g.Generations[v]).PinnedObjects++;
+            int segment = g.Segments.FindIndex(t => t.Segment.ObjectRange.Contains(g.Addresses[v]));
+            if (segment >= 0)
+                layout.Segments[segment].PinnedObjects++;  // where the pins sit: free space beside them cannot be compacted
+        }
         foreach (var r in byGeneration.Values)
             r.Fragmentation = r.Size == 0 ? 0 : Math.Round((double)r.FreeBytes / r.Size, 4);
         layout.Generations = byGeneration.Values.ToList();

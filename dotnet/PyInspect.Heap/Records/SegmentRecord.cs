@@ -11,4 +11,5 @@ public sealed class SegmentRecord
     public long ObjectBytes { get; set; }
     public long FreeBytes { get; set; }
     public long ObjectCount { get; set; }
+    public long PinnedObjects { get; set; }
 }

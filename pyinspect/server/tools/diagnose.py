@@ -43,8 +43,8 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
                        baseline: Baseline = None, record_seconds: RecordSeconds = None) -> DiagnoseAnswer:
         """Start here for a hang, a crash or high memory: what is wrong, in one answer. Findings
         ranked by severity (critical, error, warning, info), each with a kind (crash, deadlock,
-        thread-pool-starvation, finalizer-blocked, async-never-completes, lock-convoy,
-        duplicate-strings, retained-memory), a one-line statement, its evidence (threads with
+        thread-pool-starvation, finalizer-blocked, async-never-completes, lock-convoy, fragmentation,
+        duplicate-strings, wasted-capacity, retained-memory), a one-line statement, its evidence (threads with
         frames, objects with addresses, types with counts, methods with file:line, the retention
         path from its root), a confidence and nextCalls (the tools that show more). Reads the heap
         the heap tools read: dump_open, heap_attach, else the paused debuggee. With baseline (a

@@ -5,11 +5,13 @@ stacks and the pool's queues."""
 from __future__ import annotations
 
 from pyinspect.models.diagnosis import Evidence, EvidenceObject, EvidenceType, Finding, Thresholds
-from pyinspect.models.triage import LockInfo, ThreadInfo
+from pyinspect.models.triage import LockInfo, ThreadInfo, ThreadRef
 from pyinspect.session.diagnosis.evidence import label, thread_evidence, user_frame, where
 from pyinspect.session.diagnosis.observations import Observations
 
-__all__ = ["convoys", "deadlocks", "finalizer_blocked", "starvation"]
+__all__ = ["convoys", "deadlocks", "finalizer_blocked", "semaphore_deadlocks", "starvation"]
+
+_SEMAPHORE_COUNT = "m_currentCount"
 
 _DISPATCH = "System.Threading.ThreadPoolWorkQueue.Dispatch"
 _WORKER_LOOP = "System.Threading.PortableThreadPool+WorkerThread."
@@ -37,7 +39,60 @@ def deadlocks(seen: Observations, limits: Thresholds) -> list[Finding]:
             statement=f"deadlock of {len(cycle.cycle)} threads: {cycle.description.removeprefix('deadlock: ')}",
             evidence=Evidence(threads=tuple(threads), objects=tuple(objects), methods=tuple(methods)),
             next_calls=("heap_locks", "heap_threads")))
+    return found + semaphore_deadlocks(seen)
+
+
+def semaphore_deadlocks(seen: Observations) -> list[Finding]:
+    """A SemaphoreSlim has no owner, so no cycle closes through it; an expert decides it thus:
+    its count is 0, a thread waiting for it owns a monitor or Lock other threads wait for, and
+    no thread running the program's code is unblocked. The waits and the ownership are proven;
+    that a thread blocked behind it took the slot is inferred (every other program thread is
+    blocked too, so nothing else can release it): medium confidence."""
+    owned: dict[int, list[LockInfo]] = {}
+    for held in seen.locks.locks:
+        if held.kind != "semaphore" and held.owner is not None and held.waiters:
+            owned.setdefault(held.owner.os_thread_id, []).append(held)
+    free = [t for t in seen.threads if t.is_alive and t.blocked_in is None and user_frame(t.frames) is not None]
+    found = []
+    for sem in seen.locks.locks:
+        if sem.kind != "semaphore" or not sem.waiters or free or _semaphore_count(seen, sem.object) != 0:
+            continue
+        holding = [(w, held) for w in sem.waiters for held in owned.get(w.os_thread_id, [])]
+        behind = {b.os_thread_id: b for _, held in holding for b in held.waiters
+                  if b.os_thread_id not in {w.os_thread_id for w in sem.waiters}}
+        if holding and behind:
+            found.append(_semaphore_finding(seen, sem, holding, list(behind.values())))
     return found
+
+
+def _semaphore_count(seen: Observations, address: str) -> int | None:
+    """The semaphore's count as its field holds it; None when it cannot be read (not decided then)."""
+    fields = {f.name: f.value for f in seen.reader.object(address, 1).fields}
+    value = fields.get(_SEMAPHORE_COUNT)
+    return int(value) if value is not None and value.lstrip("-").isdigit() else None
+
+
+def _semaphore_finding(seen: Observations, sem: LockInfo, holding: list[tuple[ThreadRef, LockInfo]],
+                       behind: list[ThreadRef]) -> Finding:
+    waits = "; ".join(f"{label(w)} holds {held.type} {held.object} and waits for the semaphore" for w, held in holding)
+    stuck = ", ".join(label(b) for b in behind)
+    refs = [w for w, _ in holding] + behind
+    threads = [t for t in (seen.thread(r.os_thread_id) for r in refs) if t is not None]
+    roles = {w.os_thread_id: "holds a lock and waits for the semaphore" for w, _ in holding}
+    methods = [f for f in (user_frame(t.frames) for t in threads) if f is not None]
+    objects = [EvidenceObject(address=sem.object, type=sem.type, role="semaphore at count 0 (no owner)")]
+    objects += [EvidenceObject(address=held.object, type=held.type, role=f"held by {label(w)}") for w, held in holding]
+    return Finding(
+        kind="deadlock", severity="critical", confidence="medium",
+        statement=(f"deadlock through {sem.type} {sem.object} (count 0): {waits}; {stuck} waits for that lock. "
+                   "Proven: the count, the waits and the lock's owner; inferred: the semaphore's slot is held by "
+                   "a thread blocked behind it (a semaphore has no owner; no thread running the program's code "
+                   "is free to release it)"),
+        evidence=Evidence(threads=tuple(thread_evidence(t, roles.get(t.os_thread_id, "waits for a lock held by a "
+                                                                     "semaphore waiter")) for t in threads),
+                          objects=tuple(objects), methods=tuple(methods),
+                          measures={"semaphoreCount": 0.0, "semaphoreWaiters": float(len(sem.waiters))}),
+        next_calls=("heap_locks", "heap_threads", f"heap_object {{\"address\": \"{sem.object}\"}}"))
 
 
 def convoys(seen: Observations, limits: Thresholds) -> list[Finding]:

@@ -5,16 +5,17 @@ stored many times over. Exact retained sizes from the heap graph's dominators.""
 from __future__ import annotations
 
 from pyinspect.models.diagnosis import Evidence, EvidenceObject, EvidenceType, Finding, Thresholds
-from pyinspect.models.heapgraph import RetainedObject, RetentionPath
+from pyinspect.models.heapgraph import RetainedObject, RetentionPath, WastedCapacity
 from pyinspect.session.diagnosis.evidence import megabytes
 from pyinspect.session.diagnosis.observations import Observations
 
-__all__ = ["duplicate_strings", "holder_of", "retained_memory"]
+__all__ = ["duplicate_strings", "holder_of", "retained_memory", "wasted_capacity"]
 
 _TOP = 60
 _MAX_FINDINGS = 3
 _DESCEND_SHARE = 0.9
 _TIMER = "System.Threading.TimerQueueTimer"
+_SHARE_SHOWN = 0.01  # a type and owner holding a hundredth of the unused capacity or more
 
 
 def retained_memory(seen: Observations, limits: Thresholds) -> list[Finding]:
@@ -119,3 +120,33 @@ def duplicate_strings(seen: Observations, limits: Thresholds) -> list[Finding]:
                           measures={"wastedBytes": float(wasted), "liveBytes": float(live),
                                     "distinctValues": float(len(rows))}),
         next_calls=("heap_strings", "heap_retained {\"by_type\": true}"))]
+
+
+def wasted_capacity(seen: Observations, limits: Thresholds) -> list[Finding]:
+    """Collections whose storage far exceeds what they hold, summed by type and owner, when the
+    unused slots amount to the thresholds. Count and capacity are read, not estimated."""
+    live = seen.summary.live_bytes
+    if live < limits.capacity_bytes:
+        return []  # a heap this small cannot hold that much unused capacity
+    rows = seen.graph.wasted_capacity(None)
+    wasted = sum(r.wasted_bytes for r in rows)
+    if wasted < max(limits.capacity_bytes, limits.capacity_share * live):
+        return []
+    top = [r for r in rows[:5] if r.wasted_bytes >= _SHARE_SHOWN * wasted]
+    return [Finding(
+        kind="wasted-capacity", severity="warning", confidence="high",
+        statement=(f"collections hold {megabytes(wasted)} of unused capacity ({wasted / live:.0%} of the live heap): "
+                   + "; ".join(_capacity_row(r) for r in top[:2])),
+        evidence=Evidence(types=tuple(EvidenceType(type=r.type, count=r.collections, size=r.wasted_bytes) for r in top),
+                          objects=tuple(EvidenceObject(address=r.example, type=r.type,
+                                                       role=f"owned by {r.owner}: the most unused of its "
+                                                            f"group, {r.example_wasted_bytes:,} bytes") for r in top),
+                          examples=tuple(r.owner for r in top),
+                          measures={"wastedBytes": float(wasted), "liveBytes": float(live),
+                                    "collections": float(sum(r.collections for r in rows))}),
+        next_calls=(f"heap_object {{\"address\": \"{top[0].example}\"}}", f"heap_instances {{\"type_name\": \"{top[0].type}\"}}"))]
+
+
+def _capacity_row(row: WastedCapacity) -> str:
+    return (f"{row.collections} {row.type} owned by {row.owner} use {row.used:,} of {row.capacity:,} slots "
+            f"({megabytes(row.wasted_bytes)} unused)")

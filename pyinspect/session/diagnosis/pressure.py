@@ -4,11 +4,22 @@ types allocated most and the code allocating them (the recording's sampled stack
 
 from __future__ import annotations
 
-from pyinspect.models.diagnosis import Evidence, EvidenceFrame, EvidenceType, Finding, Thresholds
+from pyinspect.models.diagnosis import (
+    Evidence,
+    EvidenceFrame,
+    EvidenceObject,
+    EvidenceType,
+    Finding,
+    Thresholds,
+)
 from pyinspect.models.trace import TraceAnswer
+from pyinspect.session.diagnosis.evidence import megabytes
 from pyinspect.session.diagnosis.observations import Observations
 
-__all__ = ["gc_pressure"]
+__all__ = ["fragmentation", "gc_pressure"]
+
+_SMALL_OBJECT_SEGMENTS = ("Generation0", "Generation1", "Generation2", "Ephemeral")
+_SEGMENTS_SHOWN = 3
 
 _SHOWN = 3
 _SHARE_SHOWN = 0.1  # a type allocated at a tenth of the top one's rate or more
@@ -56,3 +67,32 @@ def gc_pressure(seen: Observations, limits: Thresholds) -> list[Finding]:
                                       for r in top),
                           methods=tuple(methods), measures=figures),
         next_calls=("trace_start", "trace_stop", "heap_segments"))]
+
+
+def fragmentation(seen: Observations, limits: Thresholds) -> list[Finding]:
+    """Free space the GC cannot compact away because pinned objects sit among it: the
+    small-object segments (regions) that hold pinned objects (pinned handles and other pinned
+    roots) and are at least fragmentation_share free, when their free bytes sum to
+    fragmentation_bytes. The pins and the free space in the same
+    segments are read; that the pins cause it is inferred (a compacting GC would slide the
+    survivors together otherwise): medium confidence."""
+    pinned = [s for s in seen.graph.layout().segments
+              if s.kind in _SMALL_OBJECT_SEGMENTS and s.pinned_objects > 0
+              and s.free_bytes >= limits.fragmentation_share * max(s.size, 1)]
+    free, size = sum(s.free_bytes for s in pinned), sum(s.size for s in pinned)
+    if not pinned or free < limits.fragmentation_bytes:
+        return []
+    pins = sum(s.pinned_objects for s in pinned)
+    worst = sorted(pinned, key=lambda s: s.free_bytes, reverse=True)[:_SEGMENTS_SHOWN]
+    return [Finding(
+        kind="fragmentation", severity="warning", confidence="medium",
+        statement=(f"fragmentation by pinning: {megabytes(free)} free ({free / size:.0%}) in {len(pinned)} "
+                   f"small-object segments holding {pins} pinned objects; the GC cannot compact around the pins "
+                   "(pinned GCHandles or fixed buffers: pin briefly, or allocate long-lived buffers on the pinned "
+                   "object heap)"),
+        evidence=Evidence(objects=tuple(EvidenceObject(address=s.start, type=f"segment {s.kind}", size=s.size,
+                                                       role=f"{s.pinned_objects} pinned objects, {s.free_bytes:,} "
+                                                            "bytes free") for s in worst),
+                          measures={"freeBytes": float(free), "segmentBytes": float(size), "pinnedObjects": float(pins),
+                                    "segments": float(len(pinned)), "freeShare": round(free / size, 4)}),
+        next_calls=("heap_segments", "heap_stats"))]

@@ -31,8 +31,10 @@ RULES: dict[str, Rule] = {
     "async-never-completes": tasks.never_completes,
     "lock-convoy": hangs.convoys,
     "gc-pressure": pressure.gc_pressure,
+    "fragmentation": pressure.fragmentation,
     "memory-growth": growth.memory_growth,
     "duplicate-strings": memory.duplicate_strings,
+    "wasted-capacity": memory.wasted_capacity,
     "retained-memory": memory.retained_memory,
 }
 assert tuple(RULES) == FINDING_KINDS, "one rule per kind of the closed list, in its order"

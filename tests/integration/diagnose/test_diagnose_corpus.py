@@ -16,11 +16,14 @@ from pyinspect.models.diagnosis import Finding
 pytestmark = pytest.mark.timeout(600)
 
 CASES = [("net10.0", mode) for mode in (
-    "deadlock-monitor", "deadlock-mixed", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
-    "leak-event", "leak-timer", "growth", "duplicate-strings", "gc-pressure", "crash", "healthy-batch")]
+    "deadlock-monitor", "deadlock-mixed", "deadlock-semaphore", "convoy", "starvation", "async-stuck", "finalizer", "leak-static",
+    "leak-event", "leak-timer", "growth", "duplicate-strings", "wasted-capacity", "pinning", "gc-pressure", "crash",
+    "healthy-batch")]
 CASES += [("net9.0", "deadlock-mixed"), ("net9.0", "starvation"), ("net9.0", "crash"), ("net9.0", "leak-event"),
-          ("net9.0", "gc-pressure"), ("net8.0", "deadlock-monitor"), ("net8.0", "async-stuck"),
-          ("net8.0", "finalizer"), ("net8.0", "leak-timer"), ("net8.0", "growth")]
+          ("net9.0", "gc-pressure"), ("net9.0", "wasted-capacity"), ("net9.0", "pinning"),
+          ("net8.0", "deadlock-monitor"),
+          ("net8.0", "deadlock-semaphore"), ("net8.0", "async-stuck"), ("net8.0", "finalizer"), ("net8.0", "leak-timer"),
+          ("net8.0", "growth")]
 
 
 @pytest.fixture(scope="module", params=CASES, ids=[f"{fw}-{mode}" for fw, mode in CASES])
@@ -40,7 +43,12 @@ def _line(marker: str, file: str) -> int:
 
 def check_deadlock(first: Finding, case: Diagnosed) -> None:
     truth = case.ailing
-    assert first.severity == "critical" and first.confidence == "high"
+    semaphore = case.ailing.mode == "deadlock-semaphore"  # no owner: who holds its slot is inferred
+    assert first.severity == "critical" and first.confidence == ("medium" if semaphore else "high")
+    if semaphore:
+        assert "count 0" in first.statement and "inferred" in first.statement
+        assert first.evidence.measures["semaphoreCount"] == 0
+        assert _line("take-slot", "Hangs.cs") in {m.line for m in first.evidence.methods}
     assert {t.os_thread_id for t in first.evidence.threads} == truth.os_ids("deadlock-")
     assert {t.managed_thread_id for t in first.evidence.threads} == {t["managedThreadId"] for t in truth.truth["threads"]}
     assert {o.type for o in first.evidence.objects} == set(truth.truth["types"])
@@ -126,6 +134,22 @@ def check_duplicates(first: Finding, case: Diagnosed) -> None:
     assert {"a" * 100, "b" * 100} <= set(first.evidence.examples)
 
 
+def check_capacity(first: Finding, case: Diagnosed) -> None:
+    truth = case.ailing.truth
+    assert first.evidence.measures["wastedBytes"] >= truth["bytes"]
+    top = first.evidence.types[0]
+    assert (top.type, top.count) == (truth["types"][0], truth["count"]) and top.size == truth["bytes"]
+    assert first.evidence.examples[0] == truth["root"] and first.evidence.objects[0].type == truth["types"][0]
+
+
+def check_fragmentation(first: Finding, case: Diagnosed) -> None:
+    measures = first.evidence.measures
+    pins = case.ailing.truth["count"]  # the program's pins; some sit in segments it left mostly full
+    assert pins / 4 <= measures["pinnedObjects"] <= pins + 64 and measures["freeBytes"] >= 16 << 20
+    assert measures["freeShare"] >= 0.5 and measures["segments"] >= 4 and first.confidence == "medium"
+    assert all(o.type.startswith("segment Generation") for o in first.evidence.objects)
+
+
 def check_crash(first: Finding, case: Diagnosed) -> None:
     crasher = case.ailing.thread("crasher")
     assert first.severity == "critical"
@@ -140,7 +164,8 @@ def check_crash(first: Finding, case: Diagnosed) -> None:
 CHECKS: dict[str, Callable[[Finding, Diagnosed], None]] = {
     "deadlock": check_deadlock, "lock-convoy": check_convoy, "thread-pool-starvation": check_starvation,
     "async-never-completes": check_async, "finalizer-blocked": check_finalizer, "retained-memory": check_retained,
-    "duplicate-strings": check_duplicates, "crash": check_crash, "memory-growth": check_growth,
+    "duplicate-strings": check_duplicates, "wasted-capacity": check_capacity, "fragmentation": check_fragmentation,
+    "crash": check_crash, "memory-growth": check_growth,
     "gc-pressure": check_pressure}
 
 

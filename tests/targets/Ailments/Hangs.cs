@@ -10,6 +10,7 @@ public static class Hangs
     private static readonly LockA A = new();
     private static readonly LockB B = new();
     private static readonly Gate Door = new();
+    private static readonly SemaphoreSlim Slot = new(1, 1);
 #if NET9_0_OR_GREATER
     private static readonly Lock NewLock = new();
 #endif
@@ -52,6 +53,22 @@ public static class Hangs
             Console.WriteLine("never");
     }
 #endif
+
+    /// <summary>A monitor and a SemaphoreSlim of one slot: deadlock-b takes the slot and waits for
+    /// LockA; deadlock-a holds LockA and waits for the slot (count 0, and a semaphore has no owner).</summary>
+    public static Truth SemaphoreDeadlock()
+    {
+        Program.Start("deadlock-a", () => { lock (A) { HasA.Set(); HasB.Wait(); TakeSlot(); } });
+        Program.Start("deadlock-b", () => { Slot.Wait(); HasB.Set(); HasA.Wait(); TakeA(); Slot.Release(); });
+        Program.WaitUntilBlocked(() => Slot.CurrentCount == 0);
+        return new Truth("deadlock", ["Ailments.LockA", "System.Threading.SemaphoreSlim"], ["Ailments.Hangs.TakeSlot", "Ailments.Hangs.TakeA"]);
+    }
+
+    private static void TakeSlot()
+    {
+        Slot.Wait();  // @bp take-slot
+        Console.WriteLine("never");
+    }
 
     /// <summary>One owner holds a monitor and sleeps in it; five threads queue behind it.</summary>
     public static Truth Convoy()

@@ -24,6 +24,7 @@ public static class Program
 #if NET9_0_OR_GREATER
             "deadlock-mixed" => Hangs.MixedDeadlock(),
 #endif
+            "deadlock-semaphore" => Hangs.SemaphoreDeadlock(),
             "convoy" => Hangs.Convoy(),
             "starvation" => Starvation.Build(),
             "async-stuck" => Orphaned.Build(),
@@ -33,6 +34,8 @@ public static class Program
             "leak-timer" => Leaks.Timer(),
             "growth" => Leaks.Growth(),
             "duplicate-strings" => Leaks.DuplicateStrings(),
+            "wasted-capacity" => Capacity.Build(),
+            "pinning" => Pinning.Build(),
             "crash" => Crash.Build(),
             "gc-pressure" => Pressure.Build(),
             "healthy-batch" => Batch.Build(),
