@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,9 +30,9 @@ if TYPE_CHECKING:
     from pyinspect.session.heap_workspace import HeapWorkspace
 
 __all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption",
-           "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "finish", "one_shot", "open_heap",
-           "open_reader", "print_completeness", "print_json", "print_object_json", "print_rows", "print_written",
-           "reads_a_dump"]
+           "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "finish", "graph_store",
+           "graph_store_options", "one_shot", "open_heap", "open_reader", "print_completeness", "print_json",
+           "print_object_json", "print_rows", "print_written", "reads_a_dump", "say_where"]
 
 T = TypeVar("T")
 
@@ -48,6 +49,40 @@ SymbolsOption = Annotated[Path | None, typer.Option("--symbols", help="a folder 
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or report")]
 TopOption = Annotated[int | None, typer.Option("--top", help="only the first K rows")]
 LimitOption = Annotated[int, typer.Option("--limit", help="at most this many records")]
+WorkFolderOption = Annotated[Path | None, typer.Option(
+    "--work-folder", help="where a heap graph too large for memory keeps its arrays (memory-mapped files; default: "
+                          "the temp folder)")]
+MemoryLimitOption = Annotated[str | None, typer.Option(
+    "--memory-limit", help="memory a heap graph may take, e.g. 8G (default: the machine's available memory); "
+                           "beyond it the graph's arrays go to the work folder")]
+_graph_store: dict[str, Any] = {"work_folder": None, "memory_limit": 0}
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def graph_store_options(work_folder: WorkFolderOption = None, memory_limit: MemoryLimitOption = None) -> None:
+    """Read a .NET process's heap or a core dump."""
+    _graph_store["work_folder"] = str(work_folder) if work_folder is not None else None
+    _graph_store["memory_limit"] = one_shot(lambda: _bytes(memory_limit)) if memory_limit else 0
+
+
+def graph_store() -> dict[str, Any]:
+    """`pyinspect heap --work-folder --memory-limit`, as HeapReader.graph takes them."""
+    return dict(_graph_store)
+
+
+def _bytes(text: str) -> int:
+    """8G, 512M, 1024: bytes."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if match is None or float(match[1]) <= 0:
+        raise InvalidParameterError(f"--memory-limit takes a positive size like 8G or 512M, got {text}")
+    return int(float(match[1]) * _UNITS[match[2].upper()])
+
+
+def say_where(graph: HeapGraph) -> None:
+    """On stderr, when the graph's arrays went to files (it would not fit in memory)."""
+    folder = graph.summary().work_folder
+    if folder is not None:
+        print(f"the graph did not fit in memory: its arrays were in files under {folder}", file=sys.stderr)
 
 
 def reads_a_dump(argv: list[str]) -> bool:
@@ -118,7 +153,8 @@ def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], T
 
     with open_heap(pid, dump) as heaps:
         with walk_progress() as advance:
-            graph, _ = heaps.graph(advance)
+            graph, _ = heaps.graph(advance, **_graph_store)
+        say_where(graph)
         return use(graph), graph.completeness()
 
 

@@ -17,11 +17,14 @@ from pyinspect.cli.grammar import (
     JsonOption,
     PidOption,
     RequiredPidOption,
+    graph_store,
+    graph_store_options,
     one_shot,
     open_heap,
     open_reader,
     print_completeness,
     print_json,
+    say_where,
 )
 from pyinspect.errors import InvalidParameterError
 
@@ -31,6 +34,7 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     """`pyinspect heap`: these commands, then the graph questions, one sub-application."""
     heap_app = typer.Typer(no_args_is_help=True, help="Read a .NET process's heap or a core dump.")
+    heap_app.callback()(graph_store_options)
     heap_app.command("stats")(stats)
     heap_app.command("object")(inspect_object)
     heap_app.command("dump")(dump_process)
@@ -55,7 +59,8 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
             raise InvalidParameterError("give at most one of --live or --dead")
         with open_heap(pid, dump, dac) as heaps, walk_progress() as advance:
             if live or dead:
-                graph, _ = heaps.graph(advance)
+                graph, _ = heaps.graph(advance, **graph_store())
+                say_where(graph)
                 rows = [TypeStat(type=r.type, count=r.count, total_size=r.total_size)
                         for r in graph.stats("live" if live else "dead")]
                 completeness = graph.completeness()

@@ -178,12 +178,15 @@ class HeapReader:
                 progress(int(self.get(walk, "WalkedBytes")), total)
         return total
 
-    def graph(self, progress: ProgressCallback | None = None) -> HeapGraph:
-        """A heap graph snapshot: one walk, then roots, dominators and retained sizes."""
+    def graph(self, progress: ProgressCallback | None = None, work_folder: str | None = None,
+              memory_limit: int = 0) -> HeapGraph:
+        """A heap graph snapshot: one walk, then roots, dominators and retained sizes. Its arrays
+        go to files in work_folder (default: the temp folder) when they would not fit in
+        memory_limit bytes (0: the machine's available memory); summary().work_folder says so."""
         from pyinspect.heap.graph import HeapGraph
 
         def build(skip: str) -> tuple[Ref, int]:
-            builder = self.call(TARGET, "StartGraph", skip, command="graph")
+            builder = self.call(TARGET, "StartGraph", skip, work_folder, memory_limit, command="graph")
             try:
                 total = self._advance(builder, progress, "graph")
                 return self.call(builder, "Finish", command="graph"), total

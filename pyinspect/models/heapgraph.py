@@ -31,6 +31,7 @@ class GraphSummary(WireModel):
     unresolved_references: int
     types: int
     skipped_threads: int = 0
+    work_folder: str | None = None
 
 
 class GraphTypeStat(WireModel):

@@ -35,14 +35,17 @@ class GraphMethods:
 
     heaps: HeapWorkspace
 
-    def graph(self, refresh: bool = False, progress: bool = True) -> HeapGraph:
+    def graph(self, refresh: bool = False, progress: bool = True, work_folder: str | None = None,
+              memory_limit: int = 0) -> HeapGraph:
         """The heap graph snapshot, built on first use (with a progress bar unless
-        progress=False) and again with refresh=True. Raises HeapReadError.
-        Example: ``heap.graph().summary()``"""
+        progress=False) and again with refresh=True. A graph that would not fit in memory_limit
+        bytes (0: the machine's available memory) keeps its arrays in files of work_folder (default:
+        the temp folder); ``summary().work_folder`` says so. Raises HeapReadError.
+        Example: ``heap.graph(work_folder="/big").summary()``"""
         if self.heaps.graph_ready() and not refresh:
             return self.heaps.graph()[0]
         with walk_progress(progress) as advance:  # a refresh flushes a live process's cached memory
-            return self.heaps.graph(advance, fresh=refresh)[0]
+            return self.heaps.graph(advance, fresh=refresh, work_folder=work_folder, memory_limit=memory_limit)[0]
 
     def completeness(self) -> Completeness:
         """Whether the heap graph holds the whole heap, and where not, why (the segments a

@@ -155,8 +155,10 @@ class HeapWorkspace:
                 return self._built.key == _opened_key(self._opened)
             return self._link is not None and self._built.key[1:] == (self._link.state.epoch,)
 
-    def graph(self, progress: ProgressCallback | None = None, fresh: bool = False) -> tuple[HeapGraph, HeapSource]:
-        """The current source's graph (built when missing, stale or ``fresh``) and its source."""
+    def graph(self, progress: ProgressCallback | None = None, fresh: bool = False, work_folder: str | None = None,
+              memory_limit: int = 0) -> tuple[HeapGraph, HeapSource]:
+        """The current source's graph (built when missing, stale or ``fresh``) and its source; a
+        build's arrays go to files in work_folder when they would not fit in memory_limit bytes."""
         with self._lock:
             reader, key, kind, pid, path = self._current()
             built = self._built
@@ -164,7 +166,7 @@ class HeapWorkspace:
                 if fresh and kind == "process":
                     reader.flush()
                 self._built = None
-                made = reader.graph(progress)
+                made = reader.graph(progress, work_folder, memory_limit)
                 built = self._built = _Built(made, key, time.monotonic(), made.array_bytes())
             return built.graph, self._describe(kind, reader.description, pid, path, built.built_at)
 

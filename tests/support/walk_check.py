@@ -1,11 +1,14 @@
 """Our heap walk beside ClrMD's, object by object, through the helper's test entry
-(PyInspect.Heap.HeapWalkCheck), and a copy of a core dump with bytes of one address zeroed."""
+(PyInspect.Heap.HeapWalkCheck); the graph's dominators and retained sizes beside an
+independent method's and its disk-backed build beside the in-memory one (GraphCheck); and a
+copy of a core dump with bytes of one address zeroed."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import struct
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,26 @@ def assert_walks_equal(reader: HeapReader) -> dict[str, Any]:
     assert result["differences"] == [], result["differences"]
     assert (result["problems"], result["clrmdUntyped"]) == ([], 0), (result["problems"], result["clrmdUntyped"])
     assert result["objects"] > 1000 and result["references"] > 1000 and result["segments"] > 0, result
+    assert_graph_equal(reader)
+    return result
+
+
+def assert_graph_equal(reader: HeapReader) -> dict[str, Any]:
+    """Every object's immediate dominator and retained size equal an independent method's
+    (Cooper-Harvey-Kennedy), and the graph built with its arrays in files (a memory limit of
+    one byte) equal to the one in memory, every array element by element; the public answer
+    built that way says which folder held it."""
+    with tempfile.TemporaryDirectory(prefix="pyinspect-graph-") as folder:
+        text = str(reader.call("GraphCheck", "Compare", TARGET, folder, 20))
+        result: dict[str, Any] = json.loads(text)
+        assert (result["idomDifferences"], result["retainedDifferences"]) == ([], []), result
+        assert result["diskDifferences"] == [], result["diskDifferences"]
+        assert (result["memoryFolder"], result["diskFolder"]) == (None, folder), result
+        assert result["live"] > 1000 and result["edges"] > 1000, result
+        in_memory, on_disk = reader.graph(), reader.graph(work_folder=folder, memory_limit=1)
+        assert (in_memory.summary().work_folder, on_disk.summary().work_folder) == (None, folder)
+        assert on_disk.retained(top=50) == in_memory.retained(top=50)
+        assert list(Path(folder).iterdir()) == []  # the arrays' files are unlinked at creation
     return result
 
 

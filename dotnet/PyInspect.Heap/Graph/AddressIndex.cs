@@ -7,50 +7,63 @@ namespace PyInspect.Heap;
 /// When they were (our walk's order), a bucket table over the address range narrows each
 /// search to the few objects of one bucket first: resolving tens of millions of
 /// references is then a short search in memory that is already in cache, not 24 steps
-/// across the whole array.</summary>
+/// across the whole array. At most one bucket per object, dropped after the references.</summary>
 internal sealed class AddressIndex
 {
-    private readonly ulong[] _sorted;
+    private readonly ulong[]? _sortedCopy;
     private readonly int[]? _indexOf;
-    private readonly long[] _sizes;
-    private readonly ulong[] _addresses;
-    private readonly int[]? _buckets;
+    private readonly ObjectSizes _sizes;
+    private readonly MappedArray<ulong> _addresses;
+    private MappedArray<int>? _buckets;
     private readonly ulong _base;
     private readonly int _shift;
 
-    public AddressIndex(ulong[] addresses, long[] sizes)
+    public AddressIndex(ArrayStore store, MappedArray<ulong> addresses, ObjectSizes sizes)
     {
         _addresses = addresses;
         _sizes = sizes;
+        var span = addresses.Span;
         bool ordered = true;
-        for (int i = 1; i < addresses.Length && ordered; i++)
-            ordered = addresses[i - 1] < addresses[i];
+        for (int i = 1; i < span.Length && ordered; i++)
+            ordered = span[i - 1] < span[i];
         if (ordered)
         {
-            _sorted = addresses;
-            if (addresses.Length > 0)
-                (_buckets, _base, _shift) = Buckets(addresses);
+            if (span.Length > 0)
+                (_buckets, _base, _shift) = Buckets(store, span);
             return;
         }
-        _sorted = (ulong[])addresses.Clone();
-        _indexOf = new int[addresses.Length];
+        _sortedCopy = span.ToArray();
+        _indexOf = new int[span.Length];
         for (int i = 0; i < _indexOf.Length; i++)
             _indexOf[i] = i;
-        Array.Sort(_sorted, _indexOf);
+        Array.Sort(_sortedCopy, _indexOf);
     }
 
     /// <summary>Bytes of the sorted copy and permutation, or of the bucket table.</summary>
-    public long ExtraBytes => (_indexOf is null ? 0 : _sorted.Length * 12L) + (_buckets?.Length ?? 0) * 4L;
+    public long ExtraBytes => (_indexOf is null ? 0 : _indexOf.Length * 12L) + (_buckets?.Count ?? 0) * 4L;
+
+    /// <summary>Drop the bucket table once the bulk of the lookups is done (the references):
+    /// a lookup after that is a plain binary search, and its memory is free before the dominator pass.</summary>
+    public void DropBuckets()
+    {
+        var buckets = _buckets;
+        _buckets = null;
+        buckets?.Dispose();
+    }
+
+    private ReadOnlySpan<ulong> Sorted => _sortedCopy is null ? _addresses.Span : _sortedCopy;
 
     /// <summary>buckets[b] = the first object at or above base + (b &lt;&lt; shift); at most one
-    /// bucket per object (4 bytes each), at least 256 bytes wide.</summary>
-    private static (int[] Buckets, ulong Base, int Shift) Buckets(ulong[] sorted)
+    /// bucket per object, at least 256 bytes wide.</summary>
+    private static (MappedArray<int> Buckets, ulong Base, int Shift) Buckets(ArrayStore store, ReadOnlySpan<ulong> sorted)
     {
         ulong low = sorted[0], span = sorted[^1] - low;
         int shift = 8;
         while ((span >> shift) > (ulong)sorted.Length)
             shift++;
-        var buckets = new int[(int)(span >> shift) + 2];
+        var table = store.New<int>((long)(span >> shift) + 2);
+        table.Resize((long)(span >> shift) + 2);
+        var buckets = table.Span;
         int i = 0;
         for (int b = 0; b < buckets.Length; b++)
         {
@@ -58,7 +71,7 @@ internal sealed class AddressIndex
                 i++;
             buckets[b] = i;
         }
-        return (buckets, low, shift);
+        return (table, low, shift);
     }
 
     /// <summary>The object starting exactly at address, or -1.</summary>
@@ -75,16 +88,18 @@ internal sealed class AddressIndex
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private int Search(ulong address)
     {
-        var buckets = _buckets;
-        if (buckets is null)
-            return Array.BinarySearch(_sorted, address);
+        var sorted = Sorted;
+        if (_buckets is null)
+            return sorted.BinarySearch(address);
+        var buckets = _buckets.Span;
         if (address < _base)
             return ~0;
         ulong b = (address - _base) >> _shift;
         if (b >= (ulong)buckets.Length - 1)
-            return address == _sorted[^1] ? _sorted.Length - 1 : ~_sorted.Length;
-        int lo = buckets[b], hi = buckets[b + 1];
-        return Array.BinarySearch(_sorted, lo, hi - lo, address);
+            return address == sorted[^1] ? sorted.Length - 1 : ~sorted.Length;
+        int lo = buckets[(int)b], hi = buckets[(int)b + 1];
+        int at = sorted.Slice(lo, hi - lo).BinarySearch(address);
+        return at >= 0 ? lo + at : ~(lo + ~at);
     }
 
     /// <summary>The object containing address (interior pointers), or -1.</summary>

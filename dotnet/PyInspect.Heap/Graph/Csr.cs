@@ -25,18 +25,25 @@ internal static class Csr
 
     /// <summary>The reverse graph (every edge turned around), same node numbering.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static (int[] Offsets, int[] Sources) Reverse(int nodeCount, int[] offsets, int[] targets)
+    public static (MappedArray<int> Offsets, MappedArray<int> Sources) Reverse(ArrayStore store, int nodeCount,
+                                                                              ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets)
     {
-        var rev = new int[nodeCount + 1];
+        var revArray = store.New<int>(nodeCount + 1);
+        revArray.Resize(nodeCount + 1);
+        var rev = revArray.Span;
         for (int e = 0; e < offsets[nodeCount]; e++)
             rev[targets[e] + 1]++;
         for (int i = 0; i < nodeCount; i++)
             rev[i + 1] += rev[i];
-        var sources = new int[offsets[nodeCount]];
-        var fill = (int[])rev.Clone();
+        var sourceArray = store.New<int>(offsets[nodeCount]);
+        sourceArray.Resize(offsets[nodeCount]);
+        var sources = sourceArray.Span;
         for (int v = 0; v < nodeCount; v++)
             for (int e = offsets[v]; e < offsets[v + 1]; e++)
-                sources[fill[targets[e]]++] = v;
-        return (rev, sources);
+                sources[rev[targets[e]]++] = v; // rev[w] walks to w's end, which is w + 1's start
+        for (int i = nodeCount; i > 0; i--)
+            rev[i] = rev[i - 1];
+        rev[0] = 0;
+        return (revArray, sourceArray);
     }
 }

@@ -40,22 +40,43 @@ internal static class GraphFile
             stream.Write(Magic);
             stream.Write(BitConverter.GetBytes((long)json.Length));
             stream.Write(json);
-            Write(stream, g.Addresses);
-            Write(stream, g.Sizes);
-            Write(stream, g.Retained);
-            Write(stream, g.TypeOf);
-            Write(stream, g.Offsets);
-            Write(stream, g.Targets);
-            Write(stream, g.Idom);
-            Write(stream, g.Generations);
+            Write(stream, g.Addresses.Span);
+            WriteSizes(stream, g.Sizes);
+            Write(stream, g.Retained.Span);
+            WriteTypes(stream, g.TypeOf);
+            Write(stream, g.Offsets.Span);
+            Write(stream, g.Targets.Span);
+            Write(stream, g.Idom.Span);
+            Write(stream, g.Generations.Span);
         }
         File.Move(temporary, path, overwrite: true);
     }
 
-    private static void Write<T>(FileStream stream, T[] values) where T : unmanaged
+    private static void Write<T>(FileStream stream, ReadOnlySpan<T> values) where T : unmanaged
     {
         int pad = (int)((8 - stream.Position % 8) % 8);
         stream.Write(new byte[pad]);
-        stream.Write(MemoryMarshal.AsBytes(values.AsSpan()));
+        stream.Write(MemoryMarshal.AsBytes(values));
+    }
+
+    /// <summary>Type numbers as i32 (the file keeps its layout), widened a block at a time.</summary>
+    private static void WriteTypes(FileStream stream, TypeIndices types)
+    {
+        var block = new int[1 << 16];
+        for (int start = 0; start < types.Length; start += block.Length)
+            Write(stream, new ReadOnlySpan<int>(block, 0, types.CopyTo(start, block)));
+    }
+
+    /// <summary>Sizes as i64 (the file keeps its layout), widened a block at a time.</summary>
+    private static void WriteSizes(FileStream stream, ObjectSizes sizes)
+    {
+        var block = new long[1 << 16];
+        for (int start = 0; start < sizes.Length; start += block.Length)
+        {
+            int count = Math.Min(block.Length, sizes.Length - start);
+            for (int i = 0; i < count; i++)
+                block[i] = sizes[start + i];
+            Write(stream, new ReadOnlySpan<long>(block, 0, count));
+        }
     }
 }

@@ -9,12 +9,15 @@ internal static class GraphQueries
         {
             Objects = g.ObjectCount, Edges = g.Offsets[g.ObjectCount], Roots = g.Roots.Count,
             UnreadableObjects = g.UnreadableObjects, UnresolvedReferences = g.UnresolvedReferences, Types = g.TypeNames.Length,
-            SkippedThreads = g.SkippedThreads,
+            SkippedThreads = g.SkippedThreads, WorkFolder = g.WorkFolder,
         };
-        for (int v = 0; v < g.ObjectCount; v++)
+        var idom = g.Idom.Span;
+        var sizes = g.Sizes.Narrow;
+        for (int v = 0; v < sizes.Length; v++)
         {
-            if (g.IsLive(v)) { s.LiveObjects++; s.LiveBytes += g.Sizes[v]; }
-            else { s.DeadObjects++; s.DeadBytes += g.Sizes[v]; }
+            long size = g.Sizes.Wide(v, sizes[v]);
+            if (idom[v] >= 0) { s.LiveObjects++; s.LiveBytes += size; }
+            else { s.DeadObjects++; s.DeadBytes += size; }
         }
         return s;
     }
@@ -25,12 +28,16 @@ internal static class GraphQueries
         var records = new GraphTypeRecord[g.TypeNames.Length];
         for (int t = 0; t < records.Length; t++)
             records[t] = new GraphTypeRecord { Type = g.TypeNames[t], RetainedSize = g.RetainedByType[t] };
-        for (int v = 0; v < g.ObjectCount; v++)
+        var idom = g.Idom.Span;
+        var sizes = g.Sizes.Narrow;
+        var typeOf = g.TypeOf;
+        for (int v = 0; v < sizes.Length; v++)
         {
-            bool live = g.IsLive(v);
-            var r = records[g.TypeOf[v]];
-            if (live) { r.LiveCount++; r.LiveSize += g.Sizes[v]; }
-            if (which == 0 || (which == 1) == live) { r.Count++; r.TotalSize += g.Sizes[v]; }
+            bool live = idom[v] >= 0;
+            long size = g.Sizes.Wide(v, sizes[v]);
+            var r = records[typeOf[v]];
+            if (live) { r.LiveCount++; r.LiveSize += size; }
+            if (which == 0 || (which == 1) == live) { r.Count++; r.TotalSize += size; }
         }
         return Merge(records).Where(r => r.Count > 0)
             .OrderByDescending(r => r.TotalSize).ThenBy(r => r.Type, StringComparer.Ordinal)
@@ -59,8 +66,7 @@ internal static class GraphQueries
         var wanted = addresses.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (wanted.Length > 0)
             return wanted.Select(a => Record(g, g.Require(ParseAddress(a)))).ToList();
-        return TopBy(g.ObjectCount, top > 0 ? top : 20, v => g.IsLive(v) ? g.Retained[v] : -1)
-            .Select(v => Record(g, v)).ToList();
+        return TopRetainers(g, top > 0 ? top : 20).Select(v => Record(g, v)).ToList();
     }
 
     public static List<GraphTypeRecord> RetainedByType(HeapGraph g, int top)
@@ -103,19 +109,28 @@ internal static class GraphQueries
         };
     }
 
-    /// <summary>Indices of the k largest keys (ignoring negative keys), largest first.</summary>
-    internal static List<int> TopBy(int n, int k, Func<int, long> key)
+    /// <summary>The k live objects retaining most, largest first (a bounded min-heap over every object).</summary>
+    private static List<int> TopRetainers(HeapGraph g, int k)
     {
         var heap = new PriorityQueue<int, long>();
-        for (int v = 0; v < n; v++)
+        var idom = g.Idom.Span;
+        var retained = g.Retained.Span;
+        long least = long.MinValue;
+        for (int v = 0; v < g.ObjectCount; v++)
         {
-            long value = key(v);
-            if (value < 0)
+            if (idom[v] < 0)
                 continue;
+            long value = retained[v];
             if (heap.Count < k)
+            {
                 heap.Enqueue(v, value);
-            else if (heap.TryPeek(out _, out long least) && value > least)
+                heap.TryPeek(out _, out least);
+            }
+            else if (value > least)
+            {
                 heap.EnqueueDequeue(v, value);
+                heap.TryPeek(out _, out least);
+            }
         }
         var result = new List<int>(heap.Count);
         while (heap.TryDequeue(out int v, out _))

@@ -12,17 +12,17 @@ public sealed class HeapGraph
 {
     private readonly ClrRuntime _runtime;
     private readonly List<SegmentTally> _segments;
-    private int[]? _predOffsets;
-    private int[]? _preds;
+    private (MappedArray<int> Offsets, MappedArray<int> Sources)? _preds;
     private long[]? _retainedByType;
-    private (int[] Offsets, int[] Children)? _domChildren;
 
-    internal HeapGraph(ClrRuntime runtime, ulong[] addresses, int[] typeOf, long[] sizes, byte[] generations,
-                       string[] typeNames, int stringType, int[] offsets, int[] targets, List<GraphRoot> roots,
+    internal HeapGraph(ClrRuntime runtime, ArrayStore store, MappedArray<ulong> addresses, TypeIndices typeOf,
+                       ObjectSizes sizes, MappedArray<byte> generations, string[] typeNames, int stringType,
+                       MappedArray<int> offsets, MappedArray<int> targets, List<GraphRoot> roots,
                        List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved,
                        PhaseTimes times)
     {
         _runtime = runtime;
+        Store = store;
         Addresses = addresses;
         TypeOf = typeOf;
         Sizes = sizes;
@@ -37,25 +37,27 @@ public sealed class HeapGraph
         UnreadableObjects = unreadable;
         UnresolvedReferences = unresolved;
         Times = times;
-        int[] preorder = Array.Empty<int>();
-        Idom = times.Time("dominators", () => DominatorTree.Compute(addresses.Length + 1, offsets, targets, addresses.Length, out preorder));
-        Retained = times.Time("retained", () => RetainedSizes.Compute(Idom, sizes, preorder));
+        MappedArray<int>? preorder = null;
+        Idom = times.Time("dominators", () =>
+            DominatorTree.Compute(store, addresses.Length + 1, offsets.Span, targets.Span, addresses.Length, out preorder, times));
+        using (preorder)
+            Retained = times.Time("retained", () => RetainedSizes.Compute(store, Idom.Span, sizes, preorder!.Span));
     }
 
-    internal ulong[] Addresses { get; }
-    internal int[] TypeOf { get; }
-    internal long[] Sizes { get; }
-    internal byte[] Generations { get; }
+    /// <summary>Where the arrays live (memory, or files in a work folder) and their peak bytes.</summary>
+    public ArrayStore Store { get; }
+    internal MappedArray<ulong> Addresses { get; }
+    internal TypeIndices TypeOf { get; }
+    internal ObjectSizes Sizes { get; }
+    internal MappedArray<byte> Generations { get; }
     internal string[] TypeNames { get; }
     internal int StringType { get; }
-    internal int[] Offsets { get; }
-    internal int[] Targets { get; }
+    internal MappedArray<int> Offsets { get; }
+    internal MappedArray<int> Targets { get; }
     internal List<GraphRoot> Roots { get; }
     internal AddressIndex Index { get; }
-    internal int[] Idom { get; }
-    internal long[] Retained { get; }
-    internal int[] DomChildOffsets => DominatorChildren().Offsets;
-    internal int[] DomChildren => DominatorChildren().Children;
+    internal MappedArray<int> Idom { get; }
+    internal MappedArray<long> Retained { get; }
     internal ClrHeap Heap => _runtime.Heap;
     internal List<SegmentTally> Segments => _segments;
 
@@ -74,27 +76,38 @@ public sealed class HeapGraph
     public int SuperRoot => Addresses.Length;
 
     /// <summary>Bytes held by the graph's arrays (objects, references, dominators, retained sizes).</summary>
-    public long ArrayBytes =>
-        Addresses.Length * (8L + 4 + 8 + 1) + Offsets.Length * 4L + Targets.Length * 4L + Idom.Length * 4L
-        + Retained.Length * 8L + Index.ExtraBytes
-        + (_domChildren is { } tree ? tree.Offsets.Length * 4L + tree.Children.Length * 4L : 0);
+    public long ArrayBytes => Store.CurrentBytes;
+
+    /// <summary>The most bytes the build's arrays held at one moment (the walk, dominators, retained sizes).</summary>
+    public long PeakArrayBytes => Store.PeakBytes;
+
+    /// <summary>The folder whose files held the arrays, or null when they were in memory.</summary>
+    public string? WorkFolder => Store.WorkFolder;
 
     internal bool IsLive(int v) => Idom[v] >= 0;
 
-    /// <summary>The dominator tree's children per node (CSR), built on first use.</summary>
-    private (int[] Offsets, int[] Children) DominatorChildren() => _domChildren ??= RetainedSizes.DominatorChildren(Idom);
 
-    /// <summary>Per type retained sizes, computed on first use.</summary>
-    internal long[] RetainedByType => _retainedByType ??=
-        RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained, DomChildOffsets, DomChildren);
+    /// <summary>Per type retained sizes, computed on first use (the dominator tree's
+    /// children are listed for it and dropped after).</summary>
+    internal long[] RetainedByType
+    {
+        get
+        {
+            if (_retainedByType is null)
+            {
+                var (offsets, children) = RetainedSizes.DominatorChildren(Store, Idom.Span);
+                using (offsets)
+                using (children)
+                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained.Span, Idom.Span,
+                                                           offsets.Span, children.Span);
+            }
+            return _retainedByType;
+        }
+    }
 
     /// <summary>Predecessors of every node (for retention paths), built on first use.</summary>
-    internal (int[] Offsets, int[] Sources) Predecessors()
-    {
-        if (_preds is null)
-            (_predOffsets, _preds) = Csr.Reverse(Addresses.Length + 1, Offsets, Targets);
-        return (_predOffsets!, _preds);
-    }
+    internal (MappedArray<int> Offsets, MappedArray<int> Sources) Predecessors() =>
+        _preds ??= Csr.Reverse(Store, Addresses.Length + 1, Offsets.Span, Targets.Span);
 
     /// <summary>The object index at address, or an INVALID_PARAMETER / NOT_AN_OBJECT error.</summary>
     internal int Require(ulong address)

@@ -21,12 +21,13 @@ public sealed class HeapGraphBuilder
     private readonly List<SegmentTally> _segments = new();
     private readonly Dictionary<ulong, int> _typeIndex = new();
     private readonly List<ClrType> _types = new();
-    private readonly ChunkedBuffer<ulong> _addresses = new();
-    private readonly ChunkedBuffer<int> _typeOf = new();
-    private readonly ChunkedBuffer<long> _sizes = new();
-    private readonly ChunkedBuffer<byte> _generations = new();
-    private readonly ChunkedBuffer<int> _edgeCounts = new();
-    private readonly ChunkedBuffer<ulong> _edges = new();
+    private readonly ArrayStore _store;
+    private readonly MappedArray<ulong> _addresses;
+    private readonly TypeIndices _typeOf;
+    private readonly ObjectSizes _sizes;
+    private readonly MappedArray<byte> _generations;
+    private readonly MappedArray<int> _edgeCounts;
+    private readonly MappedArray<ulong> _edges;
     private readonly PhaseTimes _times = new();
     private readonly SegmentPipeline _pipeline;
     private readonly List<string> _problems = new();
@@ -34,7 +35,8 @@ public sealed class HeapGraphBuilder
     private readonly ReadSteps _steps;
     private bool _done;
 
-    internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader, ReadSteps steps)
+    internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader, ReadSteps steps, string? workFolder = null,
+                              long memoryLimit = 0)
     {
         _runtime = runtime;
         _steps = steps;
@@ -42,10 +44,20 @@ public sealed class HeapGraphBuilder
         if (!heap.CanWalkHeap)
             throw new HeapTargetException("HEAP_READ_ERROR", "the GC heap cannot be walked now (a GC is in progress)");
         TotalBytes = heap.Segments.Sum(s => (long)s.ObjectRange.Length);
-        // A graph holds gigabytes in a few large arrays; an earlier graph the caller dropped
-        // is returned to the system now, before this build allocates as much again (left
-        // to the GC, it is collected in the middle of the build under memory pressure).
+        // A graph holds gigabytes in a few mapped arrays; an earlier graph the caller dropped
+        // is unmapped now (its arrays' finalizers), before this build maps as much again.
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true);
+        GC.WaitForPendingFinalizers();
+        _store = ArrayStore.For(TotalBytes, workFolder, memoryLimit);
+        // Reserved for the most the heap can hold (objects of at least 24 bytes, references
+        // of 8): pages never written cost nothing, and the arrays never move while growing.
+        long maxObjects = TotalBytes / 24 + 1;
+        _addresses = _store.New<ulong>(maxObjects);
+        _typeOf = new TypeIndices(_store, maxObjects);
+        _sizes = new ObjectSizes(_store, maxObjects);
+        _generations = _store.New<byte>(maxObjects);
+        _edgeCounts = _store.New<int>(maxObjects + 2);
+        _edges = _store.New<ulong>(TotalBytes / 8 + 1);
         var layouts = new TypeLayouts(heap, reader);
         var contexts = AllocationContexts(heap);
         _pipeline = new SegmentPipeline(heap.Segments, () => new SegmentWalker(reader, layouts, contexts, references: true, includeFree: false));
@@ -54,6 +66,9 @@ public sealed class HeapGraphBuilder
     public long TotalBytes { get; }
     public long WalkedBytes { get; private set; }
     public long ObjectCount => _addresses.Count;
+
+    /// <summary>Where the arrays live (memory or a work folder) and their peak bytes.</summary>
+    public ArrayStore Store => _store;
 
     /// <summary>Segments the walk could not finish (their remaining objects and references are unknown).</summary>
     public long UnreadableObjects => _problems.Count;
@@ -104,8 +119,7 @@ public sealed class HeapGraphBuilder
         _generations.AddRange(scan.Generations.Span);
         _edgeCounts.AddRange(scan.EdgeCounts.Span);
         _edges.AddRange(scan.Edges.Span);
-        foreach (int local in scan.TypeOf.Span)
-            _typeOf.Add(global[local]);
+        _typeOf.AddRange(scan.TypeOf.Span, global);
         if (scan.Problem is not null)
             _problems.Add(scan.Problem);
         if (scan.Stopped is not null)
@@ -129,23 +143,23 @@ public sealed class HeapGraphBuilder
     public HeapGraph Finish()
     {
         while (!Step(int.MaxValue)) { }
-        int n = checked((int)_addresses.Count);
-        var (addresses, typeOf, sizes, generations) = _times.Time("arrays", () =>
+        int n = _addresses.Count;
+        _times.Time("arrays", () =>
         {
-            var result = (_addresses.ToArray(), _typeOf.ToArray(), _sizes.ToArray(), _generations.ToArray());
-            _addresses.Clear();
-            _typeOf.Clear();
-            _sizes.Clear();
-            _generations.Clear();
-            return result;
+            _addresses.Trim();
+            _typeOf.Trim();
+            _sizes.Trim();
+            _generations.Trim();
+            return 0;
         });
-        var index = _times.Time("index", () => new AddressIndex(addresses, sizes));
+        var index = _times.Time("index", () => new AddressIndex(_store, _addresses, _sizes));
         var collector = new RootCollector(_runtime, index, _steps);
         var roots = _times.Time("roots", collector.Collect);
-        var (offsets, targets, unresolved) = _times.Time("references", () => ResolveEdges(n, addresses, index, roots));
+        var (offsets, targets, unresolved) = _times.Time("references", () => ResolveEdges(n, index, roots));
+        index.DropBuckets();
         var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
         int stringType = _types.FindIndex(t => t.IsString);
-        return new HeapGraph(_runtime, addresses, typeOf, sizes, generations, types, stringType,
+        return new HeapGraph(_runtime, _store, _addresses, _typeOf, _sizes, _generations, types, stringType,
                              offsets, targets, roots, _segments, index, UnreadableObjects, unresolved, _times)
         {
             SkippedThreads = collector.SkippedThreads.Count,
@@ -161,72 +175,85 @@ public sealed class HeapGraphBuilder
     /// <summary>References as object indices in CSR form over n + 1 nodes, the last being
     /// the super-root whose edges go to every distinct root object. A dependent handle
     /// (ConditionalWeakTable) is an edge from its key to its value, whatever the key's type.
-    /// Addresses are resolved on every core first (<see cref="ResolveAll"/>), each written
-    /// at its reference's ordinal shifted past the dependent edges, so the compaction that
-    /// follows (dropping unresolved ones, inserting dependent edges) works in place.</summary>
+    /// Everything happens in the walk's own arrays: addresses are resolved to indices in
+    /// place (<see cref="ResolveInPlace"/>), shifted past the dependent edges, and the
+    /// compaction that follows (dropping unresolved ones, inserting dependent edges) turns
+    /// the per-object reference counts into offsets where they stand.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private (int[] Offsets, int[] Targets, long Unresolved) ResolveEdges(int n, ulong[] addresses, AddressIndex index, List<GraphRoot> roots)
+    private (MappedArray<int> Offsets, MappedArray<int> Targets, long Unresolved) ResolveEdges(int n, AddressIndex index, List<GraphRoot> roots)
     {
         var dependents = DependentEdges(index);
         var distinctRoots = roots.Select(r => r.Object).Distinct().ToArray();
-        var offsets = new int[n + 2];
-        var targets = GC.AllocateUninitializedArray<int>(checked((int)_edges.Count + dependents.Length + distinctRoots.Length));
-        ResolveAll(targets, dependents.Length, addresses, index);
-        _edges.Clear();
+        int edgeCount = _edges.Count;
+        ResolveInPlace(index);
+        var targets = _edges.Reinterpret<int>();
+        targets.Resize(Math.Max(targets.Count, (long)edgeCount + dependents.Length + distinctRoots.Length));
+        var t = targets.Span;
+        t[..edgeCount].CopyTo(t[dependents.Length..]);
+        var offsets = _edgeCounts;
+        offsets.Resize((long)n + 2);
+        var o = offsets.Span;
         // written never passes read: it counts the references read so far (less the
         // unresolved) plus the dependent edges inserted so far, at most dependents.Length.
         int written = 0, read = dependents.Length, nextDependent = 0;
-        int countChunk = 0, countAt = 0;  // edge counts are walked chunk by chunk, one per object
-        var counts = _edgeCounts.Count > 0 ? _edgeCounts.Chunk(0) : ReadOnlySpan<int>.Empty;
         long unresolved = 0;
         for (int v = 0; v < n; v++)
         {
-            offsets[v] = written;
-            if (countAt == counts.Length)
+            int count = o[v];
+            o[v] = written;
+            for (int left = count; left > 0; left--)
             {
-                counts = _edgeCounts.Chunk(++countChunk);
-                countAt = 0;
-            }
-            for (int left = counts[countAt++]; left > 0; left--)
-            {
-                int w = targets[read++];
+                int w = t[read++];
                 if (w < 0)
                     unresolved++;
                 else
-                    targets[written++] = w;
+                    t[written++] = w;
             }
             for (; nextDependent < dependents.Length && dependents[nextDependent].Source == v; nextDependent++)
-                targets[written++] = dependents[nextDependent].Target;
+                t[written++] = dependents[nextDependent].Target;
         }
-        offsets[n] = written;
+        o[n] = written;
         foreach (int r in distinctRoots)
-            targets[written++] = r;
-        offsets[n + 1] = written;
-        _edgeCounts.Clear();
-        Array.Resize(ref targets, written);
+            t[written++] = r;
+        o[n + 1] = written;
+        targets.Resize(written);
+        targets.Trim();
         return (offsets, targets, unresolved);
     }
 
-    /// <summary>targets[shift + e] = the object index of reference e's address, or -1; the
-    /// buffer's chunks on every core. A reference to the object right after the previous
-    /// one's target (arrays filled in order) skips the search.</summary>
+    /// <summary>Each reference's address becomes its object index (or -1), written as an int
+    /// over the same memory: element e's int lies at byte 4e, below its address at byte 8e.
+    /// The first block is done in order; each later block [s, 2s) writes bytes [4s, 8s), all
+    /// below the addresses it reads ([8s, 16s)), so its parts run on every core. A reference
+    /// to the object right after the previous one's target (arrays filled in order) skips
+    /// the search.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private void ResolveAll(int[] targets, int shift, ulong[] addresses, AddressIndex index)
+    private unsafe void ResolveInPlace(AddressIndex index)
     {
-        int n = addresses.Length;
-        Parallel.For(0, _edges.ChunkCount, c =>
+        nint edgesAt = (nint)_edges.Pointer, objectsAt = (nint)_addresses.Pointer;
+        int total = _edges.Count, n = _addresses.Count;
+        void Resolve(int from, int to)
         {
-            var edges = _edges.Chunk(c);
-            var into = targets.AsSpan(shift + c * ChunkedBuffer<ulong>.ChunkLength, edges.Length);
+            ulong* edges = (ulong*)edgesAt, addressAt = (ulong*)objectsAt;
+            int* into = (int*)edgesAt;
             int hint = -1;
-            for (int i = 0; i < edges.Length; i++)
+            for (int i = from; i < to; i++)
             {
                 ulong address = edges[i];
-                int w = hint + 1 < n && addresses[hint + 1] == address ? hint + 1 : index.Find(address);
+                int w = hint + 1 < n && addressAt[hint + 1] == address ? hint + 1 : index.Find(address);
                 hint = w;
                 into[i] = w;
             }
-        });
+        }
+        int start = Math.Min(total, 1 << 16);
+        Resolve(0, start);
+        while (start < total)
+        {
+            int end = (int)Math.Min(total, 2L * start);
+            int parts = Environment.ProcessorCount * 4, from = start, length = end - start;
+            Parallel.For(0, parts, p => Resolve(from + (int)((long)length * p / parts), from + (int)((long)length * (p + 1) / parts)));
+            start = end;
+        }
     }
 
     /// <summary>Dependent handles as (key index, value index), ordered by key.</summary>

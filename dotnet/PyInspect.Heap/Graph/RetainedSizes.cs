@@ -11,74 +11,81 @@ internal static class RetainedSizes
 {
     /// <summary>Retained size per node (super-root last, preorder[0]); 0 for unreachable objects.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] Compute(int[] idom, long[] sizes, int[] preorder)
+    public static MappedArray<long> Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
     {
-        var retained = new long[idom.Length];
+        var result = store.New<long>(idom.Length);
+        result.Resize(idom.Length);
+        var retained = result.Span;
+        var narrow = sizes.Narrow;
         for (int i = preorder.Length - 1; i >= 1; i--)
         {
             int v = preorder[i];
-            long total = retained[v] + sizes[v];
+            long total = retained[v] + sizes.Wide(v, narrow[v]);
             retained[v] = total;
             retained[idom[v]] += total;
         }
-        if (preorder.Length > 0 && preorder[0] < sizes.Length)
+        if (preorder.Length > 0 && preorder[0] < narrow.Length)
             retained[preorder[0]] += sizes[preorder[0]];
-        return retained;
+        return result;
     }
 
     /// <summary>Per type: the summed retained size of its instances that no other instance
-    /// of the same type dominates (so nested instances are not counted twice).</summary>
+    /// of the same type dominates (so nested instances are not counted twice). A walk of the
+    /// dominator tree without a stack: a finished node's place among its dominator's
+    /// children (listed in ascending order) is found again by binary search.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] ByType(int typeCount, int[] typeOf, long[] retained, int[] childOffsets, int[] children)
+    public static long[] ByType(int typeCount, TypeIndices typeOf, ReadOnlySpan<long> retained, ReadOnlySpan<int> idom,
+                                ReadOnlySpan<int> childOffsets, ReadOnlySpan<int> children)
     {
         int root = retained.Length - 1;
         var byType = new long[typeCount];
         var open = new int[typeCount];
-        var stackNode = new int[retained.Length];
-        var stackEdge = new int[retained.Length];
-        int top = 0;
-        stackNode[0] = root;
-        stackEdge[0] = childOffsets[root];
-        while (top >= 0)
+        int v = root, e = childOffsets[root];
+        while (true)
         {
-            int v = stackNode[top];
-            int e = stackEdge[top];
-            if (e == childOffsets[v + 1])
+            if (e < childOffsets[v + 1])
             {
-                if (v != root)
-                    open[typeOf[v]]--;
-                top--;
+                int w = children[e];
+                int t = typeOf[w];
+                if (open[t] == 0)
+                    byType[t] += retained[w];
+                open[t]++;
+                v = w;
+                e = childOffsets[w];
                 continue;
             }
-            stackEdge[top] = e + 1;
-            int w = children[e];
-            int t = typeOf[w];
-            if (open[t] == 0)
-                byType[t] += retained[w];
-            open[t]++;
-            top++;
-            stackNode[top] = w;
-            stackEdge[top] = childOffsets[w];
+            if (v == root)
+                break;
+            open[typeOf[v]]--;
+            int parent = idom[v], first = childOffsets[parent];
+            e = first + children[first..childOffsets[parent + 1]].BinarySearch(v) + 1;
+            v = parent;
         }
         return byType;
     }
 
     /// <summary>Each node's children in the dominator tree, in CSR form.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static (int[] Offsets, int[] Children) DominatorChildren(int[] idom)
+    public static (MappedArray<int> Offsets, MappedArray<int> Children) DominatorChildren(ArrayStore store, ReadOnlySpan<int> idom)
     {
         int nodes = idom.Length;
-        var offsets = new int[nodes + 1];
+        var offsetArray = store.New<int>(nodes + 1);
+        offsetArray.Resize(nodes + 1);
+        var offsets = offsetArray.Span;
         for (int v = 0; v < nodes; v++)
             if (idom[v] >= 0 && idom[v] != v)
                 offsets[idom[v] + 1]++;
         for (int v = 0; v < nodes; v++)
             offsets[v + 1] += offsets[v];
-        var children = new int[offsets[nodes]];
-        var fill = (int[])offsets.Clone();
+        var childArray = store.New<int>(offsets[nodes]);
+        childArray.Resize(offsets[nodes]);
+        var children = childArray.Span;
         for (int v = 0; v < nodes; v++)
             if (idom[v] >= 0 && idom[v] != v)
-                children[fill[idom[v]]++] = v;
-        return (offsets, children);
+                children[offsets[idom[v]]++] = v; // offsets[d] walks to d's end, which is d + 1's start
+        for (int v = nodes; v > 0; v--)
+            offsets[v] = offsets[v - 1];
+        offsets[0] = 0;
+        return (offsetArray, childArray);
     }
 }

@@ -14,4 +14,7 @@ public sealed class GraphSummaryRecord
     public long UnresolvedReferences { get; set; }
     public long Types { get; set; }
     public long SkippedThreads { get; set; }
+
+    /// <summary>The folder whose files held the graph's arrays (it would not fit in memory), or null.</summary>
+    public string? WorkFolder { get; set; }
 }

@@ -142,8 +142,11 @@ public sealed class HeapTarget : IDisposable
     public HeapWalk StartStatsWalk() => new(Runtime.Heap, _dataTarget.DataReader);
 
     /// <summary>Start building a heap graph snapshot; the caller advances it in batches, then calls Finish.
-    /// skip: steps to leave out, one a line (<see cref="ReadSteps"/>: a module's statics, a thread's stack).</summary>
-    public HeapGraphBuilder StartGraph(string skip) => new(Runtime, _dataTarget.DataReader, new ReadSteps(skip));
+    /// skip: steps to leave out, one a line (<see cref="ReadSteps"/>: a module's statics, a thread's stack).
+    /// Its arrays go to files under workFolder (null: the temp folder) when the graph's estimate
+    /// exceeds memoryLimit bytes (0: the machine's available memory).</summary>
+    public HeapGraphBuilder StartGraph(string skip, string? workFolder = null, long memoryLimit = 0) =>
+        new(Runtime, _dataTarget.DataReader, new ReadSteps(skip), workFolder, memoryLimit);
 
     /// <summary>
     /// One object as JSON (<see cref="ObjectRecord"/>): fields with offsets from the

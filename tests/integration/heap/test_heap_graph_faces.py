@@ -130,3 +130,19 @@ def test_notebook_stats_live_dead_match_the_cli(truth_run: Run, which: str) -> N
     with pyinspect.open_heap(pid) as heap:
         frame = heap.stats(progress=False, live=which == "live")
     assert dict(zip(frame["type"], frame["count"], strict=True)) == cli
+
+
+def test_a_graph_beyond_its_memory_limit_keeps_its_arrays_on_disk_and_says_so(truth_run: Run, tmp_path: Path) -> None:
+    _, truth, dump = truth_run
+    top = truth["diamond"]["top"]
+    result = CliRunner().invoke(app, ["heap", "--work-folder", str(tmp_path), "--memory-limit", "1K", "retained",
+                                      top["address"], "--dump", str(dump), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)[0]["retainedSize"] == top["retained"]
+    assert f"its arrays were in files under {tmp_path}" in result.stderr
+    with pyinspect.open_dump(dump) as heap:
+        graph = heap.graph(progress=False, work_folder=str(tmp_path), memory_limit=1)
+        assert graph.summary().work_folder == str(tmp_path)
+        assert heap.retained([top["address"]]).loc[0, "retained_size"] == top["retained"]
+    assert list(tmp_path.iterdir()) == []  # the files are unlinked as soon as they are mapped
+    assert "did not fit" not in CliRunner().invoke(app, ["heap", "retained", "--dump", str(dump), "--top", "1"]).stderr
