@@ -53,6 +53,9 @@ __all__ = [
     "ErrorCode",
     "EvaluationError",
     "EvaluationNeedsCallError",
+    "HandleClosedError",
+    "HandleRequiredError",
+    "HandleUnknownError",
     "HeapError",
     "HeapReadError",
     "InvalidParameterError",
@@ -113,6 +116,9 @@ class ErrorCode(StrEnum):
     UNKNOWN_SNAPSHOT = "UNKNOWN_SNAPSHOT"
     TRACE_RUNNING = "TRACE_RUNNING"
     NO_TRACE = "NO_TRACE"
+    HANDLE_REQUIRED = "HANDLE_REQUIRED"
+    HANDLE_UNKNOWN = "HANDLE_UNKNOWN"
+    HANDLE_CLOSED = "HANDLE_CLOSED"
 
 
 class PyInspectError(Exception):
@@ -281,3 +287,21 @@ class NoTraceError(SessionError):
     """trace_stop with no recording running."""
 
     code = ErrorCode.NO_TRACE
+
+
+class HandleRequiredError(SessionError):
+    """A 2026-07-28 request over HTTP has no MCP session: it names its state by handle."""
+
+    code = ErrorCode.HANDLE_REQUIRED
+
+
+class HandleUnknownError(SessionError):
+    """A handle this server never gave this client (forged, mistyped, another client's)."""
+
+    code = ErrorCode.HANDLE_UNKNOWN
+
+
+class HandleClosedError(SessionError):
+    """A handle that ended (idle expiry, its client's session ended, the server's limit)."""
+
+    code = ErrorCode.HANDLE_CLOSED

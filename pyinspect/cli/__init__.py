@@ -70,9 +70,9 @@ def main() -> None:
     from pyinspect.cli.grammar import reads_a_dump
 
     if not serving and reads_a_dump(sys.argv):
-        from pyinspect.heap.dump_child import start_early
+        from pyinspect.session.dump_reader import start_dump_reader_early
 
-        start_early()  # the dump's reader process loads CoreCLR while this one loads the command line
+        start_dump_reader_early()  # the dump's reader process loads CoreCLR while this one loads the command line
     app = build_app(("serve",) if serving else _AREAS)
     if serving:
         app()

@@ -1,6 +1,6 @@
 """`pyinspect diagnose --pid P | --dump F [--json]`: what is wrong with a process or a dump.
 
-One answer from every rule (pyinspect.answers.diagnosis): findings ranked by severity, each
+One answer from every rule (pyinspect.session.diagnosis): findings ranked by severity, each
 with its kind, statement, evidence and the commands that show more. A live process is frozen
 while it is read, then released. ``--threshold name=value`` sets a threshold (docs/diagnose.md);
 ``--baseline FILE`` (an earlier ``heap snapshot``) adds what grew since, ``--record S`` GC pressure
@@ -9,7 +9,6 @@ over S seconds recorded first.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -50,13 +49,13 @@ def diagnose(pid: FrozenPidOption = None, dump: DumpOption = None, baseline: Bas
     """What is wrong: deadlocks, starvation, stuck async work, a blocked finalizer, a crash,
     what holds the memory; findings ranked, each with its evidence."""
     def run() -> None:
-        from pyinspect.answers.diagnosis import (
+        from pyinspect.cli.progress import walk_progress
+        from pyinspect.session.diagnosis import (
             check_record_seconds,
             diagnose_dump,
             diagnose_process,
             parse_thresholds,
         )
-        from pyinspect.answers.progress import walk_progress
 
         limits = parse_thresholds(_thresholds(threshold))
         if (pid is None) == (dump is None):
@@ -67,10 +66,10 @@ def diagnose(pid: FrozenPidOption = None, dump: DumpOption = None, baseline: Bas
         before = None
         if baseline is not None:
             # numpy loads only when a baseline is given
-            from pyinspect.heap.graph_file import load_snapshot
+            from pyinspect.session.heap_terms import load_snapshot
 
             before = load_snapshot(baseline)
-        with walk_progress(file=sys.stderr) as advance:
+        with walk_progress() as advance:
             answer = diagnose_process(pid, limits, advance, before, record) if pid is not None \
                 else diagnose_dump(dump or "", limits, advance, before)
         if as_json:

@@ -25,14 +25,14 @@ import typer
 from pyinspect.errors import InvalidParameterError, PyInspectError
 
 if TYPE_CHECKING:
-    from pyinspect.heap.graph import HeapGraph
-    from pyinspect.heap.reader import HeapReader
     from pyinspect.models.completeness import Completeness
+    from pyinspect.session.heap_terms import HeapGraph, HeapReader
+    from pyinspect.session.heap_workspace import HeapWorkspace
 
 __all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption",
            "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "finish", "graph_store",
-           "graph_store_options", "one_shot", "open_reader", "print_completeness", "print_json", "print_object_json",
-           "print_rows", "print_written", "reads_a_dump", "say_where"]
+           "graph_store_options", "one_shot", "open_heap", "open_reader", "print_completeness", "print_json",
+           "print_object_json", "print_rows", "print_written", "reads_a_dump", "say_where"]
 
 T = TypeVar("T")
 
@@ -116,31 +116,44 @@ def finish(status: int) -> NoReturn:
 
 
 @contextmanager
-def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None, *,
-                freeze: bool = False) -> Iterator[HeapReader]:
-    """The target of --pid or --dump (exactly one); freeze: a live process stays frozen until
-    the reader closes (stacks are read consistently), else it runs while its heap is read."""
-    from pyinspect.heap.reader import HeapReader
+def open_heap(pid: int | None, dump: Path | None, dac: Path | None = None, *,
+              freeze: bool = False) -> Iterator[HeapWorkspace]:
+    """A heap workspace on the target of --pid or --dump (exactly one); freeze: a live process
+    stays frozen until it closes (stacks are read consistently), else it runs while its heap
+    is read."""
+    from pyinspect.session.heap_workspace import HeapWorkspace
 
     if (pid is None) == (dump is None):
         raise InvalidParameterError("give exactly one of --pid or --dump")
     if dac is not None and dump is None:
         raise InvalidParameterError("--dac goes with --dump: a live process is read with its own runtime's DAC")
-    reader = HeapReader.attach(pid, suspend=freeze) if pid is not None else HeapReader.open_dump(dump or "", dac=dac)
+    heaps = HeapWorkspace()
+    if pid is not None:
+        heaps.attach(pid, suspend=freeze)
+    else:
+        heaps.open_dump(dump or "", dac=dac)
     try:
-        yield reader
+        yield heaps
     finally:
-        reader.close()  # a frozen process resumes now
+        heaps.close()  # a frozen process resumes now
+
+
+@contextmanager
+def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None, *,
+                freeze: bool = False) -> Iterator[HeapReader]:
+    """The reader of open_heap's workspace, for questions that need no graph."""
+    with open_heap(pid, dump, dac, freeze=freeze) as heaps:
+        yield heaps.reader()[0]
 
 
 def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], T]) -> tuple[T, Completeness]:
     """Open the target, build its graph with progress on stderr: use(graph), and whether
     the graph holds the whole heap."""
-    from pyinspect.answers.progress import walk_progress
+    from pyinspect.cli.progress import walk_progress
 
-    with open_reader(pid, dump) as reader:
-        with walk_progress(file=sys.stderr) as advance:
-            graph = reader.graph(advance, **_graph_store)
+    with open_heap(pid, dump) as heaps:
+        with walk_progress() as advance:
+            graph, _ = heaps.graph(advance, **_graph_store)
         say_where(graph)
         return use(graph), graph.completeness()
 

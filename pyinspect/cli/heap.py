@@ -20,6 +20,7 @@ from pyinspect.cli.grammar import (
     graph_store,
     graph_store_options,
     one_shot,
+    open_heap,
     open_reader,
     print_completeness,
     print_json,
@@ -50,21 +51,21 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
     from rich.console import Console
     from rich.table import Table
 
-    from pyinspect.answers.progress import walk_progress
+    from pyinspect.cli.progress import walk_progress
     from pyinspect.models.heap import TypeStat
 
     def run() -> None:
         if live and dead:
             raise InvalidParameterError("give at most one of --live or --dead")
-        with open_reader(pid, dump, dac) as reader, walk_progress(file=sys.stderr) as advance:
+        with open_heap(pid, dump, dac) as heaps, walk_progress() as advance:
             if live or dead:
-                graph = reader.graph(advance, **graph_store())
+                graph, _ = heaps.graph(advance, **graph_store())
                 say_where(graph)
                 rows = [TypeStat(type=r.type, count=r.count, total_size=r.total_size)
                         for r in graph.stats("live" if live else "dead")]
                 completeness = graph.completeness()
             else:
-                rows = reader.stats(advance)
+                rows = heaps.reader()[0].stats(advance)
                 completeness = rows.completeness
         rows = rows[:top] if top is not None else rows
         if as_json:
@@ -108,7 +109,7 @@ def dump_process(pid: RequiredPidOption,
                  as_json: JsonOption = False) -> None:
     """Write a full-heap core dump with the target runtime's own createdump; its runtime's DAC
     is kept beside it in OUTPUT.dac/ (carry that folder with the dump)."""
-    from pyinspect.answers.dump_writing import write_dump
+    from pyinspect.session.dump_writing import write_dump
 
     answer = one_shot(lambda: write_dump(pid, output.absolute()))
     if as_json:

@@ -22,7 +22,7 @@ from pyinspect.cli.grammar import (
 )
 
 if TYPE_CHECKING:
-    from pyinspect.heap.graph import HeapGraph
+    from pyinspect.session.heap_terms import HeapGraph
 
 __all__ = ["register"]
 
@@ -165,9 +165,9 @@ def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot
                    after: Annotated[Path, typer.Argument(help="later snapshot file (per type or --graph)")],
                    top: TopOption = None, as_json: JsonOption = False) -> None:
     """Per type change in count, size and retained size from BEFORE to AFTER, growth first."""
-    from pyinspect.heap.graph_file import load_snapshot
-    from pyinspect.heap.snapshot import diff
     from pyinspect.models.completeness import Completeness
+    from pyinspect.session.heap_terms import diff_snapshots as diff
+    from pyinspect.session.heap_terms import load_snapshot
 
     def run() -> None:
         earlier, later = load_snapshot(before), load_snapshot(after)

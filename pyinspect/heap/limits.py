@@ -1,5 +1,5 @@
 """The heap reads' limits, defined once: checked where a heap read is asked for
-(HeapReader for its callers, pyinspect.answers.memory_reads for a struct value that never
+(HeapReader for its callers, pyinspect.session.memory_reads for a struct value that never
 reaches the heap), each with the code an agent learns from."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ debugger knows each frame's locals and arguments and the object each holds (DAP
 process is still paused at the stop the graph was read at, a stack root is named by the
 variables of a frame of the same thread and method holding the root's object. A frame
 that cannot be matched by method names nothing: a name is given only where it is known.
-The frames are read through :class:`StackReader` (pyinspect.answers.stack_names reads them over DAP).
+The frames are read through :class:`StackReader` (pyinspect.session.stack_names reads them over DAP).
 """
 
 from __future__ import annotations

@@ -13,16 +13,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pyinspect.answers.dump_writing import write_dump
-from pyinspect.answers.progress import walk_progress
-from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap import HeapField, HeapObject
 from pyinspect.models.heap_answers import DumpCreateAnswer
 from pyinspect.notebook.closing import ClosesOnExit
 from pyinspect.notebook.debugger import BreakpointSpec, Debugger, launch, start_attached
 from pyinspect.notebook.diagnose import DiagnoseMethods, diagnose
 from pyinspect.notebook.heap_graph import diff
+from pyinspect.notebook.progress import walk_progress
 from pyinspect.notebook.triage import TriageMethods
+from pyinspect.session.dump_writing import write_dump
+from pyinspect.session.heap_workspace import HeapWorkspace
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -32,11 +32,13 @@ __all__ = ["Debugger", "Heap", "attach", "create_dump", "diagnose", "diff", "lau
 
 
 class Heap(DiagnoseMethods, TriageMethods, ClosesOnExit):
-    """A heap to explore interactively; long walks show a tqdm progress bar."""
+    """A heap to explore interactively; long walks show a tqdm progress bar. Its heap, graph
+    and flushes belong to a HeapWorkspace (the one the MCP tools and the command line use)."""
 
-    def __init__(self, reader: HeapReader, from_dump: bool = False) -> None:
-        self.reader = reader
+    def __init__(self, heaps: HeapWorkspace, from_dump: bool = False) -> None:
+        self.heaps = heaps
         self.from_dump = from_dump
+        self._description = heaps.reader()[0].description
 
     def stats(self, progress: bool = True, live: bool | None = None) -> pd.DataFrame:
         """Count and total size per type (columns type, count, total_size), largest first;
@@ -50,7 +52,7 @@ class Heap(DiagnoseMethods, TriageMethods, ClosesOnExit):
             rows = graph.stats("live" if live else "dead")
             completeness = graph.completeness()
         else:
-            with walk_progress(notebook=True, disable=not progress) as advance:
+            with walk_progress(progress) as advance:
                 stats = self.reader.stats(advance)
             rows, completeness = stats, stats.completeness  # type: ignore[assignment]
         frame = pd.DataFrame([(r.type, r.count, r.total_size) for r in rows], columns=["type", "count", "total_size"])
@@ -81,15 +83,14 @@ class Heap(DiagnoseMethods, TriageMethods, ClosesOnExit):
     def flush(self) -> None:
         """Forget cached memory and the graph: call after the live process ran.
         Example: ``heap.flush()``"""
-        self._forget_graph()
-        self.reader.flush()
+        self.heaps.flush()
 
     def close(self) -> None:
         """Release the target (a suspended process resumes); idempotent."""
-        self.reader.close()
+        self.heaps.close()
 
     def __repr__(self) -> str:
-        return f"<pyinspect.Heap of {self.reader.description}>"
+        return f"<pyinspect.Heap of {self._description}>"
 
 
 def open_heap(pid: int, *, suspend: bool = False) -> Heap:
@@ -99,7 +100,9 @@ def open_heap(pid: int, *, suspend: bool = False) -> Heap:
     Returns a Heap (use it in ``with``). Raises ProcessNotFoundError, SetupMissingError
     (the target's runtime has no DAC). Example:
     ``with pyinspect.open_heap(1234) as heap: heap.stats().head(10)``"""
-    return Heap(HeapReader.attach(pid, suspend=suspend))
+    heaps = HeapWorkspace()
+    heaps.attach(pid, suspend=suspend)
+    return Heap(heaps)
 
 
 def open_dump(path: str | Path, *, dac: str | Path | None = None, offline: bool | None = None) -> Heap:
@@ -112,7 +115,9 @@ def open_dump(path: str | Path, *, dac: str | Path | None = None, offline: bool 
 
     Returns a Heap. Raises DumpError naming the build and every place tried when none matches.
     Example: ``heap = pyinspect.open_dump("core.1234"); heap.stats()``"""
-    return Heap(HeapReader.open_dump(path, dac=dac, offline=offline), from_dump=True)
+    heaps = HeapWorkspace()
+    heaps.open_dump(path, offline=offline, dac=dac)
+    return Heap(heaps, from_dump=True)
 
 
 def create_dump(pid: int, path: str | Path) -> DumpCreateAnswer:

@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
-from pyinspect.answers.process_reports import exception_at_stop
-from pyinspect.answers.recordings import refuse_if_paused
 from pyinspect.errors import InvalidParameterError
 from pyinspect.models.process import ExceptionAnswer
 from pyinspect.models.session import BreakpointInfo, SessionState
@@ -31,6 +29,7 @@ from pyinspect.notebook.debugger_memory import MemoryMethods
 from pyinspect.notebook.recording import Recording, record
 from pyinspect.notebook.values import EvalResult, csharp_literal
 from pyinspect.session.debug_session import Session
+from pyinspect.session.process_reports import exception_at_stop
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -179,9 +178,9 @@ class Debugger(MemoryMethods, HeapPathMethods, ClosesOnExit):
         pid = self.session.debuggee_pid()
         if pid is None:
             raise InvalidParameterError("no process to record: launch or attach first")
-        refuse_if_paused(self.session, pid, "start")
+        self.session.recordings.refuse_if_paused(pid, "start")
         return record(pid, allocations=allocations, gc=gc, max_seconds=max_seconds,
-                      check_can_stop=lambda: refuse_if_paused(self.session, pid, "stop"))
+                      check_can_stop=lambda: self.session.recordings.refuse_if_paused(pid, "stop"))
 
     def close(self, terminate: bool | None = None) -> None:
         """End the session (debug_disconnect): terminate what was launched, detach from what

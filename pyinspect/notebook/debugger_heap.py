@@ -1,15 +1,15 @@
 """The Debugger's heap graph questions (mixed into pyinspect.Debugger): why an object of
 the paused debuggee is alive, read from the heap at this stop, its stack roots naming the
-local that holds them (the heap alone knows the slot, the debugger its name)."""
+local that holds them (the heap alone knows the slot, the debugger its name). The graph is
+the session's heap workspace's, the one the MCP heap tools read."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pyinspect.answers.heap_workspace import HeapWorkspace, object_address
-from pyinspect.answers.progress import walk_progress
-from pyinspect.heap.graph import parse_address
 from pyinspect.models.heapgraph import RetentionPaths
+from pyinspect.notebook.progress import walk_progress
+from pyinspect.session.heap_terms import parse_address
 
 if TYPE_CHECKING:
     from pyinspect.session.debug_session import Session
@@ -19,7 +19,6 @@ __all__ = ["HeapPathMethods"]
 
 class HeapPathMethods:
     session: Session
-    _heaps: HeapWorkspace | None = None
 
     def path_to_root(self, target: int | str, max_paths: int = 5, frame_index: int = 0,
                      thread_id: int | None = None, progress: bool = True) -> RetentionPaths:
@@ -29,14 +28,13 @@ class HeapPathMethods:
         built at the first call after each stop (a progress bar), then reused.
         Raises NotPausedError, VariableUnavailableError, InvalidParameterError.
         Example: ``dbg.path_to_root("orders").paths[0].root.local``"""
-        if self._heaps is None:
-            self._heaps = HeapWorkspace(lambda: self.session)
+        heaps = self.session.heaps
         address = self._address_of(target, frame_index, thread_id)
-        with walk_progress(notebook=True, disable=not progress) as advance:
-            graph, _ = self._heaps.graph(advance)
-        return self._heaps.name_stack_locals(graph.paths(address, max_paths))
+        with walk_progress(progress and not heaps.graph_ready()) as advance:
+            graph, _ = heaps.graph(advance)
+        return heaps.name_stack_locals(graph.paths(address, max_paths))
 
     def _address_of(self, target: int | str, frame_index: int, thread_id: int | None) -> int:
         if isinstance(target, int) or target.strip().lower().startswith("0x"):
             return parse_address(target)
-        return object_address(self.session, target, thread_id, frame_index)
+        return self.session.heaps.resolve_address(target, thread_id, frame_index)

@@ -1,14 +1,14 @@
 """The Debugger's memory questions (mixed into pyinspect.Debugger): the heap read at the
-address the adapter reports, through pyinspect.answers.memory_reads as the MCP tools do, so a
+address the adapter reports, through pyinspect.session.memory_reads as the MCP tools do, so a
 struct, a null or an ImmutableArray answers here exactly as it does there."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pyinspect.answers import memory_reads
 from pyinspect.models.heap import HeapObject
 from pyinspect.models.memory import CollectionAnalysis, ObjectInspection, ObjectSummary
+from pyinspect.session import memory_reads
 
 if TYPE_CHECKING:
     from pyinspect.session.debug_session import Session

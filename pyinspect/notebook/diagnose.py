@@ -8,19 +8,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pyinspect.answers.diagnosis import (
+from pyinspect.errors import InvalidParameterError
+from pyinspect.models.diagnosis import Diagnosis, Finding
+from pyinspect.notebook.heap_graph import GraphMethods
+from pyinspect.notebook.progress import walk_progress
+from pyinspect.session.diagnosis import (
     check_record_seconds,
     diagnose_dump,
     diagnose_process,
     parse_thresholds,
 )
-from pyinspect.answers.diagnosis import diagnose as run_rules
-from pyinspect.answers.progress import walk_progress
-from pyinspect.errors import InvalidParameterError
-from pyinspect.heap.graph_file import load_snapshot
-from pyinspect.heap.snapshot import Snapshot
-from pyinspect.models.diagnosis import Diagnosis, Finding
-from pyinspect.notebook.heap_graph import GraphMethods
+from pyinspect.session.diagnosis import diagnose as run_rules
+from pyinspect.session.heap_terms import Snapshot, load_snapshot
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -61,7 +60,7 @@ class DiagnoseMethods(GraphMethods):
         file) for memory growth. Raises InvalidParameterError for a bad threshold.
         Example: ``heap.diagnose().query("severity != 'info'")``"""
         limits = parse_thresholds(thresholds)
-        return as_frame(run_rules(self.reader, lambda: self.graph(progress=progress), from_dump=self.from_dump,
+        return as_frame(run_rules(self.heaps.reader()[0], lambda: self.graph(progress=progress), from_dump=self.from_dump,
                                   thresholds=limits, baseline=_snapshot(baseline)))
 
 
@@ -83,7 +82,7 @@ def diagnose(target: int | str | Path, thresholds: Mapping[str, float] | None = 
     if record_seconds is not None and not isinstance(target, int):
         raise InvalidParameterError("record_seconds goes with a pid: a dump has no GCs to record")
     check_record_seconds(record_seconds)
-    with walk_progress(notebook=True, disable=not progress) as advance:
+    with walk_progress(progress) as advance:
         before = _snapshot(baseline)
         found = diagnose_process(target, limits, advance, before, record_seconds) if isinstance(target, int) \
             else diagnose_dump(target, limits, advance, before)

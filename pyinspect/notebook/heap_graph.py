@@ -1,6 +1,6 @@
 """The notebook's heap graph methods (mixed into pyinspect.Heap): DataFrames of rows,
-retention paths as a model, snapshots to diff. The graph is built once per Heap and
-rebuilt after flush(), graph(refresh=True) or a damaged dump's reader starting again.
+retention paths as a model, snapshots to diff. The graph is the Heap's workspace's: built
+once and rebuilt after flush(), graph(refresh=True) or a damaged dump's reader starting again.
 Every DataFrame says whether the heap was read whole in ``df.attrs["completeness"]``."""
 
 from __future__ import annotations
@@ -8,13 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pyinspect.answers.progress import walk_progress
-from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.reader import HeapReader
-from pyinspect.heap.snapshot import Snapshot
-from pyinspect.heap.snapshot import diff as diff_snapshots
 from pyinspect.models.completeness import Completeness
 from pyinspect.models.heapgraph import RetentionPaths
+from pyinspect.notebook.progress import walk_progress
+from pyinspect.session.heap_terms import HeapGraph, Snapshot, diff_snapshots
+from pyinspect.session.heap_workspace import HeapWorkspace
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -35,8 +33,7 @@ def _frame(rows: Sequence[Any], completeness: Completeness) -> pd.DataFrame:
 class GraphMethods:
     """Questions answered from the heap graph: what is live, what retains what, why alive."""
 
-    reader: HeapReader
-    _graph: HeapGraph | None = None
+    heaps: HeapWorkspace
 
     def graph(self, refresh: bool = False, progress: bool = True, work_folder: str | None = None,
               memory_limit: int = 0) -> HeapGraph:
@@ -45,15 +42,10 @@ class GraphMethods:
         bytes (0: the machine's available memory) keeps its arrays in files of work_folder (default:
         the temp folder); ``summary().work_folder`` says so. Raises HeapReadError.
         Example: ``heap.graph(work_folder="/big").summary()``"""
-        if self._graph is None or refresh or self._graph.generation != self.reader.generation:
-            if refresh:
-                self.reader.flush()  # a live process ran since: ClrMD's cached memory is stale
-            with walk_progress(notebook=True, disable=not progress) as advance:
-                self._graph = self.reader.graph(advance, work_folder, memory_limit)
-        return self._graph
-
-    def _forget_graph(self) -> None:
-        self._graph = None
+        if self.heaps.graph_ready() and not refresh:
+            return self.heaps.graph()[0]
+        with walk_progress(progress) as advance:  # a refresh flushes a live process's cached memory
+            return self.heaps.graph(advance, fresh=refresh, work_folder=work_folder, memory_limit=memory_limit)[0]
 
     def completeness(self) -> Completeness:
         """Whether the heap graph holds the whole heap, and where not, why (the segments a

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pyinspect.heap.reader import HeapReader
+from pyinspect.session.heap_terms import HeapReader
+from pyinspect.session.heap_workspace import HeapWorkspace
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -28,7 +29,12 @@ def _frame(rows: list[dict[str, Any]], completeness: Completeness) -> pd.DataFra
 
 
 class TriageMethods:
-    reader: HeapReader
+    heaps: HeapWorkspace
+
+    @property
+    def reader(self) -> HeapReader:
+        """The reader of the heap this object opened (its workspace's)."""
+        return self.heaps.reader()[0]
 
     def threads(self, symbols: str | None = None) -> pd.DataFrame:
         """One row per managed thread: os_thread_id, managed_thread_id, name, state,

@@ -17,23 +17,26 @@ from __future__ import annotations
 import difflib
 import importlib
 import io
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, CallToolResult
+from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 from pydantic import ValidationError
 
 from pyinspect import __version__
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import error_answer, error_result
+from pyinspect.server.parameters import HANDLE, HANDLE_ANSWER, HANDLE_PARAMETER, HANDLELESS
 from pyinspect.server.prompts import HEAP_INSTRUCTIONS, TRIAGE_INSTRUCTIONS
 from pyinspect.server.stdio_wire import claim_stdio
 from pyinspect.session.debug_session import Session
@@ -51,13 +54,29 @@ _TOOL_MODULES = (
     "pyinspect.server.tools.trace",
 )
 
+_HANDLES = """Handles: over HTTP with protocol 2026-07-28 (no MCP session) every answer carries a `handle`.
+An opening tool called without one (debug_launch, debug_attach, breakpoint_set, heap_attach,
+dump_open, dump_create, trace_start) opens something new and answers its handle: keep the
+handle you were given and pass it as `handle` to every later call on that debug session, heap
+or recording (without it: HANDLE_REQUIRED; an idle one expires: HANDLE_CLOSED). Hold several
+at once: heap_diff compares two heaps' snapshots with before_handle. On stdio and in an MCP
+session leave handle out."""
+
 _INSTRUCTIONS = """pyinspect debugs .NET processes. Start with breakpoint_set (optional),
 then debug_launch or debug_attach; debug_wait until the process is paused; read it with
 threads_list, stacktrace_get, variables_get and evaluate; move on with debug_step or
 debug_continue; end with debug_disconnect. Errors come back as
 {"success": false, "error": {"code", "message"}}.
 
-""" + HEAP_INSTRUCTIONS + "\n\n" + TRIAGE_INSTRUCTIONS
+""" + HEAP_INSTRUCTIONS + "\n\n" + TRIAGE_INSTRUCTIONS + "\n\n" + _HANDLES
+
+
+_CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
+    "tools/list": CacheHint(ttl_ms=3_600_000, scope="public"),
+    "prompts/list": CacheHint(ttl_ms=3_600_000, scope="public"),
+}
+"""The tools and prompts never change while a server runs: a client may keep the lists an hour."""
+
 
 
 class PyInspectServer(MCPServer[Any]):
@@ -67,7 +86,7 @@ class PyInspectServer(MCPServer[Any]):
     (its traceback goes to stderr, never into the answer), instead of the SDK's free
     text; an unknown tool or prompt is a protocol error (-32602)."""
 
-    def __init__(self, *args: Any, clients: ClientStates, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clients: ClientSessions, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clients = clients
 
@@ -78,6 +97,11 @@ class PyInspectServer(MCPServer[Any]):
         tool = self._tool_manager.get_tool(name or fn.__name__)
         if tool is not None:
             tool.parameters["additionalProperties"] = False
+            if tool.name not in HANDLELESS:
+                tool.parameters.setdefault("properties", {})[HANDLE] = HANDLE_PARAMETER
+                output = tool.output_schema
+                if output is not None:
+                    output.setdefault("properties", {})[HANDLE] = HANDLE_ANSWER
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         tool = self._tool_manager.get_tool(name)
@@ -88,9 +112,21 @@ class PyInspectServer(MCPServer[Any]):
         unknown = _unknown_arguments(arguments, tool.parameters)
         if unknown is not None:
             return self._coded(name, unknown)
+        arguments = dict(arguments)
+        handle = arguments.pop(HANDLE, None)
+        if handle is not None and (not isinstance(handle, str) or not 0 < len(handle) <= 100):
+            return self._coded(name, InvalidParameterError("handle must be the string an opening tool answered"))
         try:
-            with self.clients.serving(_client_of(context)):
-                return await super().call_tool(name, arguments, context)
+            client_id, stateless = _client_of(context)
+            with self.clients.serving(client_id, stateless=stateless, tool=name, handle=handle) as call:
+                result: Any = None
+                try:
+                    result = await super().call_tool(name, arguments, context)
+                finally:
+                    failed = not isinstance(result, CallToolResult) or bool(result.is_error)
+                    with anyio.CancelScope(shield=True):  # a cancelled call still lets its handle go
+                        await anyio.to_thread.run_sync(self.clients.release, call, failed)
+            return _with_handle(result, call.used if stateless else None)
         except MCPError:
             raise
         except ToolError as exc:
@@ -150,11 +186,26 @@ class PyInspectServer(MCPServer[Any]):
                                            "server's log)", code=ErrorCode.INTERNAL_ERROR))
 
 
-def _client_of(context: Any) -> str | None:
-    """The MCP session id of the HTTP request behind this call (None on stdio and in memory)."""
+def _client_of(context: Any) -> tuple[str | None, bool]:
+    """The MCP session id of the HTTP request behind this call (None on stdio and in memory),
+    and whether the request is stateless: over HTTP with no MCP session (2026-07-28)."""
     request = getattr(getattr(context, "_request_context", None), "request", None)
     headers = getattr(request, "headers", None)
-    return None if headers is None else headers.get("mcp-session-id")
+    if headers is None:
+        return None, False
+    client_id = headers.get("mcp-session-id")
+    return client_id, client_id is None
+
+
+def _with_handle(result: Any, handle: str | None) -> Any:
+    """A stateless call's success answer carries the handle it acted on (or minted)."""
+    if handle is None or not isinstance(result, CallToolResult) or result.is_error:
+        return result
+    data = result.structured_content
+    if not isinstance(data, dict):
+        return result
+    data = {**data, HANDLE: handle}
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(data))], structured_content=data)
 
 
 def _hint(given: str, known: list[str]) -> str:
@@ -176,10 +227,9 @@ def _unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> Inv
 
 
 
-
 def create_server(session: Session | None = None, adapter: str = "pyinspect") -> PyInspectServer:
     """The server; ``session``, when given, is the stdio (or in-memory) client's."""
-    clients = ClientStates(adapter, session)
+    clients = ClientSessions(adapter, session)
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -189,7 +239,7 @@ def create_server(session: Session | None = None, adapter: str = "pyinspect") ->
             clients.end_all()
 
     mcp = PyInspectServer("pyinspect", version=__version__, instructions=_INSTRUCTIONS, lifespan=lifespan,
-                          clients=clients)
+                          clients=clients, cache_hints=_CACHE_HINTS)
     for module in _TOOL_MODULES:
         importlib.import_module(module).register(mcp, clients)
     return mcp
@@ -238,4 +288,14 @@ async def _serve_http(server: PyInspectServer, port: int, token: str, generated:
                             timeout_keep_alive=75)
     if generated:
         sec.announce_token(token, port)
-    await uvicorn.Server(config).serve()
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(_expire_handles, server, idle_timeout)
+        await uvicorn.Server(config).serve()
+        tasks.cancel_scope.cancel()
+
+
+async def _expire_handles(server: PyInspectServer, idle_timeout: float) -> None:
+    """Close the 2026-07-28 handles idle for the idle timeout (what they held ends with them)."""
+    while True:
+        await anyio.sleep(min(30.0, max(0.5, idle_timeout / 4)))
+        await anyio.to_thread.run_sync(server.clients.expire_idle, idle_timeout)

@@ -94,3 +94,18 @@ HitCount = Annotated[int | None, Field(description="Stop only from the Nth hit o
 ExceptionFilter = Annotated[Literal["all", "user_unhandled"],
                             Field(description="all: every throw; user_unhandled: about to go unhandled")]
 ExceptionType = Annotated[str | None, Field(description="Only this .NET exception type (System.FormatException)")]
+
+# handles (pyinspect.server.handles): one parameter name on every tool that acts on state
+HANDLE = "handle"
+HANDLELESS = frozenset({"process_list"})
+"""Tools that act on no state the server holds: no handle."""
+HANDLE_PARAMETER: dict[str, object] = {
+    "type": "string", "maxLength": 100,
+    "description": "The handle an opening tool answered (debug_launch, debug_attach, breakpoint_set, heap_attach, "
+                   "dump_open, dump_create, trace_start; a debug session's handle also reads its paused heap). "
+                   "Required in 2026-07-28 requests over HTTP (without it an opening tool opens a new one); on "
+                   "stdio and in an MCP session leave it out: calls act on your one session"}
+HANDLE_ANSWER: dict[str, object] = {
+    "type": "string",
+    "description": "In a 2026-07-28 request over HTTP: the handle this call acted on (a new one from an opening "
+                   "tool called without one); pass it as `handle` to every later call on the same thing"}

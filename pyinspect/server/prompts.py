@@ -59,6 +59,8 @@ def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:
         "10. heap_retained {\"addresses\": [<the holder on that path>]}: how many bytes it keeps alive.",
         ("Report: the leaking type, its growth per exercise, the method that allocates it, the chain of fields "
         "from the root, and the fix (remove the entries, bound the cache, unsubscribe the event, dispose)."),
+        ("If step 1's answer carries a handle (protocol 2026-07-28 over HTTP), keep it: pass it as handle to every "
+         "later call; trace_start answers a recording handle of its own for trace_stop."),
     ])
 
 

@@ -2,16 +2,17 @@
 
 It owns the adapter process (through the DAP client), the debuggee's state (a
 DebuggeeState: not started / running / paused / exited, the current stop, the epoch),
-the breakpoint table that survives launches, and the heap reader on the same pid
-(created lazily, so CoreCLR loads only when a heap tool needs it; flushed whenever the
-process ran since its last use). The adapter's events reach the state through an
+the breakpoint table that survives launches, its heap workspace (``heaps``: the heap opened
+on its own or the debuggee's, its graph and snapshots; pyinspect.session.heap_workspace)
+and its recordings (``recordings``). The adapter's events reach the state through an
 AdapterEvents handler, never through the Session. Reading frames, variables and values
 lives in pyinspect.session.stop_reader, over per-stop caches; memory questions in
-pyinspect.answers.memory_reads.
+pyinspect.session.memory_reads.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -33,7 +34,10 @@ from pyinspect.session.adapter_events import AdapterEvents
 from pyinspect.session.breakpoint_control import BreakpointControl
 from pyinspect.session.breakpoints import Breakpoint, BreakpointTable, send_all
 from pyinspect.session.debuggee_process import ensure_dead, find_launched_pid
+from pyinspect.session.heap_sources import DebuggeeLink
+from pyinspect.session.heap_workspace import HeapWorkspace
 from pyinspect.session.program_output import OutputBuffer
+from pyinspect.session.recordings import Recordings
 from pyinspect.session.state import DebuggeeState, LaunchMode
 from pyinspect.session.stop_reader import ResolvedValue, StopReader
 
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ResolvedValue", "Session"]
 
+log = logging.getLogger(__name__)
 StepMode = Literal["over", "into", "out"]
 _SETTLE_TIMEOUT = 10.0
 _NO_SESSION = "no debug session: call debug_launch or debug_attach first"
@@ -59,12 +64,12 @@ class Session:
         self._lifecycle = threading.Lock()
         self._adapter: AdapterProcess | None = None
         self._events: AdapterEvents | None = None
-        self._heap: HeapReader | None = None
-        self._heap_epoch = -1
-        self._heap_lock = threading.Lock()
         self._watchdog: Watchdog | None = None
         self.stop_reader = StopReader(self)
         self.output = OutputBuffer()
+        self.heaps = HeapWorkspace(DebuggeeLink(self.debuggee, lambda: self.client, self.debuggee_pid,
+                                                self.require_paused, self.resolve_value))
+        self.recordings = Recordings(self.debuggee, self.debuggee_pid)
 
     # ---- lifecycle -------------------------------------------------------------------
 
@@ -167,14 +172,12 @@ class Session:
         had_exited = self.debuggee.state == "exited"
         process, self._adapter = self._adapter, None
         events, self._events = self._events, None
-        heap, self._heap = self._heap, None
         watchdog, self._watchdog = self._watchdog, None
         if events is not None:
             events.retire()
         if watchdog is not None:
             watchdog.release()  # from here the session itself ends or leaves the debuggee
-        if heap is not None:
-            heap.close()
+        self.heaps.debuggee_ended()
         if process is None:
             return
         kill = launched if terminate is None else terminate
@@ -191,7 +194,13 @@ class Session:
         self.debuggee.close(_end_message(had_exited, kill) if record else None)
 
     def close(self) -> None:
-        """End any session (the server's lifespan calls this on shutdown)."""
+        """End everything the session holds: its recording, the heap opened on its own, then
+        any debug session (the server calls this when its client ends, and on shutdown)."""
+        for close in (self.recordings.close, self.heaps.close_all):
+            try:
+                close()
+            except Exception:
+                log.exception("closing %s failed", getattr(close, "__qualname__", close))
         with self._lifecycle:
             self._end_current(terminate=None)
 
@@ -313,22 +322,11 @@ class Session:
         self.debuggee.forget_reads()
 
     def heap(self) -> HeapReader:
-        """The ClrMD reader on the debuggee's pid; flushed if the process ran since."""
+        """The ClrMD reader on the debuggee's pid; flushed if the process ran since (the
+        workspace's rule)."""
         if self._adapter is None:
             raise NoSessionError(_NO_SESSION)
-        epoch = self.debuggee.epoch
-        pid = self.debuggee_pid()
-        if pid is None:
-            raise NoSessionError("the debuggee's process id is not known yet")
-        with self._heap_lock:
-            if self._heap is None:
-                from pyinspect.heap.reader import HeapReader
-                self._heap = HeapReader.attach(pid, suspend=False)
-            elif self._heap_epoch != epoch:
-                self._heap.flush()
-            self._heap_epoch = epoch
-            return self._heap
-
+        return self.heaps.debuggee_reader()
 
 def _end_message(had_exited: bool, terminated: bool) -> str:
     if had_exited:

@@ -86,16 +86,16 @@ async def test_http_serves_a_debug_session_on_localhost_only(http_server: tuple[
     listening = [c.laddr for c in psutil.Process(proc.pid).net_connections(kind="inet")
                  if c.status == psutil.CONN_LISTEN]
     assert listening and all(address.ip == "127.0.0.1" and address.port == port for address in listening), listening
-    async with authorized_client(port) as client:
-        assert (await call_ok(client, "debug_state"))["state"] == "not_started"
-        await call_ok(client, "breakpoint_set", file=story_source(), line=story_line("exit"))
-        await call_ok(client, "debug_launch", program=str(target_dll("AgentStory")), args=["9"])
-        stop = await call_ok(client, "debug_wait", timeout_ms=20000)
+    async with authorized_client(port) as client:  # protocol 2026-07-28: state is named by handle
+        handle = (await call_ok(client, "breakpoint_set", file=story_source(), line=story_line("exit")))["handle"]
+        assert (await call_ok(client, "debug_state", handle=handle))["state"] == "not_started"
+        await call_ok(client, "debug_launch", handle=handle, program=str(target_dll("AgentStory")), args=["9"])
+        stop = await call_ok(client, "debug_wait", handle=handle, timeout_ms=20000)
         assert stop["state"] == "paused" and stop["location"]["line"] == story_line("exit"), stop
-        assert (await call_ok(client, "evaluate", expression="exitCode"))["result"] == "9"
-        end = await call_ok(client, "debug_continue", timeout_ms=20000)
+        assert (await call_ok(client, "evaluate", handle=handle, expression="exitCode"))["result"] == "9"
+        end = await call_ok(client, "debug_continue", handle=handle, timeout_ms=20000)
         assert end["state"] == "exited", end  # exit codes: test_agent_story
-        await call_ok(client, "debug_disconnect")
+        await call_ok(client, "debug_disconnect", handle=handle)
 
 
 def without_netcoredbg(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
@@ -230,7 +230,8 @@ async def test_http_reads_its_token_from_a_file(tmp_path: Path) -> None:
     with serving_http("--token-file", str(token_file)) as (port, _):
         assert post(port, INITIALIZE, {"Authorization": f"Bearer {TOKEN}"})[0] == 401
         async with authorized_client(port, "from-a-file-0123456789abcdef") as client:
-            assert (await call_ok(client, "debug_state"))["state"] == "not_started"
+            handle = (await call_ok(client, "breakpoint_set", function="Main"))["handle"]
+            assert (await call_ok(client, "debug_state", handle=handle))["state"] == "not_started"
 
 
 def test_http_refuses_a_short_token() -> None:

@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process
 from pyinspect.heap.reader import HeapReader, create_dump
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import Diagnosis
+from pyinspect.session.diagnosis import diagnose_dump, diagnose_process
 from support.ailments import Ailing, crash_dump, running
 
 

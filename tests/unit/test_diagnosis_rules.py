@@ -10,14 +10,6 @@ from typing import Any
 
 import pytest
 
-from pyinspect.answers.diagnosis import diagnose, parse_thresholds
-from pyinspect.answers.diagnosis.crash import killing_exception
-from pyinspect.answers.diagnosis.growth import objects_being_added
-from pyinspect.answers.diagnosis.hangs import semaphore_deadlocks, starvation
-from pyinspect.answers.diagnosis.memory import wasted_capacity
-from pyinspect.answers.diagnosis.observations import Observations
-from pyinspect.answers.diagnosis.pressure import fragmentation
-from pyinspect.answers.diagnosis.ranking import RULES
 from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.models.completeness import COMPLETE
 from pyinspect.models.diagnosis import FINDING_KINDS, Thresholds
@@ -39,6 +31,14 @@ from pyinspect.models.triage import (
     ThreadPoolInfo,
     ThreadRef,
 )
+from pyinspect.session.diagnosis import diagnose, parse_thresholds
+from pyinspect.session.diagnosis.crash import killing_exception
+from pyinspect.session.diagnosis.growth import objects_being_added
+from pyinspect.session.diagnosis.hangs import semaphore_deadlocks, starvation
+from pyinspect.session.diagnosis.memory import wasted_capacity
+from pyinspect.session.diagnosis.observations import Observations
+from pyinspect.session.diagnosis.pressure import fragmentation
+from pyinspect.session.diagnosis.ranking import RULES
 
 
 def frames(*methods: str) -> tuple[StackFrame, ...]:

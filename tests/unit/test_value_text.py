@@ -8,9 +8,9 @@ import pickle
 
 import pytest
 
-from pyinspect.answers.memory_reads import struct_reason
 from pyinspect.errors import InvalidParameterError
 from pyinspect.notebook.values import EvalResult, csharp_literal
+from pyinspect.session.memory_reads import struct_reason
 from pyinspect.session.value_text import format_number, function_name, split_path
 
 

@@ -1,6 +1,6 @@
 """The `diagnose` tool (issue 42): what is wrong with the heap the heap tools read (a dump, an
 attached process, the paused debuggee), in one call. Thin: validate the thresholds, one call
-into pyinspect.answers.diagnosis in a worker thread (the graph is the workspace's, built with
+into pyinspect.session.diagnosis in a worker thread (the graph is the workspace's, built with
 MCP progress and reused by the heap tools after), the answer model."""
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from pyinspect.answers.diagnosis import check_record_seconds, parse_thresholds, record_window
-from pyinspect.answers.diagnosis import diagnose as run_rules
-from pyinspect.answers.heap_workspace import HeapWorkspace
 from pyinspect.errors import InvalidParameterError
-from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.reader import ProgressCallback
 from pyinspect.models.diagnosis import DiagnoseAnswer
 from pyinspect.server.tooling import add_tool
+from pyinspect.session.diagnosis import check_record_seconds, parse_thresholds, record_window
+from pyinspect.session.diagnosis import diagnose as run_rules
+from pyinspect.session.heap_terms import HeapGraph, ProgressCallback
+from pyinspect.session.heap_workspace import HeapWorkspace
 
 __all__ = ["register"]
 

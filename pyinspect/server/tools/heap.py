@@ -1,8 +1,8 @@
 """The heap tools: open a heap (heap_attach, dump_open, dump_create, heap_close) and ask
 it what is alive, what retains it and what grew (heap_stats ... heap_finalizer_queue).
 
-Thin: each validates its parameters, makes one call into pyinspect.answers.heap_workspace /
-pyinspect.answers.heap_queries in a worker thread, and returns the model. Building a graph
+Thin: each validates its parameters, makes one call into the client's Session's heap
+workspace (pyinspect.session.heap_workspace) / pyinspect.session.heap_queries in a worker thread, and returns the model. Building a graph
 walks the whole heap: it reports MCP progress (bytes walked) and stops when the request
 is cancelled.
 """
@@ -23,11 +23,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
 
-from pyinspect.answers import heap_queries as queries
-from pyinspect.answers.heap_workspace import BuildCancelled, HeapWorkspace
 from pyinspect.errors import InvalidParameterError
-from pyinspect.heap.graph import parse_address
-from pyinspect.heap.reader import ProgressCallback
 from pyinspect.models.heap_answers import (
     DumpCreateAnswer,
     HeapCloseAnswer,
@@ -44,12 +40,15 @@ from pyinspect.models.heap_answers import (
     HeapStringsAnswer,
 )
 from pyinspect.models.memory import ObjectInspection
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import answer_result
 from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
 from pyinspect.server.tools import diagnose, triage
+from pyinspect.session import heap_queries as queries
+from pyinspect.session.heap_terms import ProgressCallback, parse_address
+from pyinspect.session.heap_workspace import BuildCancelled, HeapWorkspace
 
 __all__ = ["register"]
 
@@ -79,6 +78,8 @@ Expr = Annotated[str | None, Field(description="Instead of address: a C# express
 MaxPaths = Annotated[int, Field(description="At most this many shortest paths (1-10)")]
 ObjectAddress = Annotated[str, Field(description="Object address, 0x... (from heap_instances, heap_retained, "
                                                   "heap_retention)")]
+BeforeHandle = Annotated[str | None, Field(description="The heap handle `before` was taken of, when it is another "
+                                                       "heap than this call's (a diff across two dumps)")]
 SnapshotId = Annotated[str | None, Field(description="Snapshot id from heap_snapshot (default: the last two taken)")]
 
 
@@ -120,15 +121,15 @@ def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[B
     add_tool(mcp, fn, output, read_only=read_only, title=title, result=result)
 
 
-def register(mcp: MCPServer, clients: ClientStates) -> None:
+def register(mcp: MCPServer, clients: ClientSessions) -> None:
     """Add the heap tools and the leak-hunt prompt. Each client has its own workspace,
     closed with its MCP session."""
     def heaps() -> HeapWorkspace:
-        return clients.kept("heap workspace", lambda session: HeapWorkspace(lambda: session), HeapWorkspace.close)
+        return clients.session().heaps
 
     _register_sources(mcp, heaps)
     _register_questions(mcp, heaps)
-    _register_history(mcp, heaps)
+    _register_history(mcp, heaps, lambda handle: clients.named(handle).heaps)
     triage.register(mcp, heaps)
     diagnose.register(mcp, heaps, _in_thread)
     register_prompt(mcp)
@@ -264,7 +265,8 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
     _add(mcp, heap_finalizer_queue, HeapFinalizerAnswer, "Finalizer Queue")
 
 
-def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
+def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
+                      named: Callable[[str], HeapWorkspace]) -> None:
     async def heap_snapshot(ctx: Context[Any, Any]) -> HeapSnapshotAnswer:
         """Read the heap afresh and keep its live objects per type (count, bytes, retained)
         under an id (s1, s2...). The leak workflow: heap_snapshot, exercise the program
@@ -277,12 +279,21 @@ def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> Non
         return await _in_thread(ctx, work)
 
     async def heap_diff(ctx: Context[Any, Any], before: SnapshotId = None, after: SnapshotId = None,
-                        top: Top = 20) -> HeapDiffAnswer:
+                        top: Top = 20, before_handle: BeforeHandle = None) -> HeapDiffAnswer:
         """What grew between two snapshots, per type (countDelta, sizeDelta, retainedDelta),
         largest growth first; default: the last two heap_snapshot ids. The first rows are
-        the leak suspects: list them with heap_instances, then heap_retention on one."""
+        the leak suspects: list them with heap_instances, then heap_retention on one. Across
+        two heaps (two dumps, a dump and a process): before_handle names the heap `before`
+        was taken of, handle the heap of `after`."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda _: queries.diff_answer(*heaps().pair(before, after), top))
+
+        def work(_: ProgressCallback) -> HeapDiffAnswer:
+            if before_handle is None:
+                return queries.diff_answer(*heaps().pair(before, after), top)
+            earlier = named(before_handle).taken(before, "before")
+            return queries.diff_answer(earlier, heaps().taken(after, "after"), top)
+
+        return await _in_thread(ctx, work)
 
     _add(mcp, heap_snapshot, HeapSnapshotAnswer, "Take a Heap Snapshot")
     _add(mcp, heap_diff, HeapDiffAnswer, "Compare Two Heap Snapshots")

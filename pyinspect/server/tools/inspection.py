@@ -13,7 +13,7 @@ from pyinspect.models.inspection import (
     ThreadsAnswer,
     VariablesAnswer,
 )
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import evaluate_error_answer
 from pyinspect.server.parameters import (
     Expand,
@@ -32,7 +32,7 @@ from pyinspect.server.tooling import add_tool
 __all__ = ["register"]
 
 
-def register(mcp: MCPServer, clients: ClientStates) -> None:
+def register(mcp: MCPServer, clients: ClientSessions) -> None:
     get_session = clients.session
     def threads_list() -> ThreadsAnswer:
         """List all managed threads: id, name, state, which one is current (the one that

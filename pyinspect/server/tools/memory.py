@@ -1,6 +1,6 @@
 """The memory tools: object_inspect, object_summarize, collection_analyze.
 
-Thin: each is one call into pyinspect.answers.memory_reads, which the notebook's Debugger uses
+Thin: each is one call into pyinspect.session.memory_reads, which the notebook's Debugger uses
 too, so both answer the same question the same way. Codes are the ErrorCode values
 (UPPER_SNAKE) in all three, as in every tool; object_inspect says INVALID_REFERENCE
 where the others say VARIABLE_UNAVAILABLE or EVAL_EXCEPTION, as its contract does.
@@ -12,7 +12,6 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from pyinspect.answers import memory_reads
 from pyinspect.errors import ErrorCode, PyInspectError
 from pyinspect.models.heap import HeapObject
 from pyinspect.models.memory import (
@@ -21,7 +20,7 @@ from pyinspect.models.memory import (
     ObjectInspection,
     ObjectSummarizeAnswer,
 )
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import error_answer
 from pyinspect.server.parameters import (
     Depth,
@@ -32,6 +31,7 @@ from pyinspect.server.parameters import (
     TimeoutMs,
 )
 from pyinspect.server.tooling import add_tool, wire_result
+from pyinspect.session import memory_reads
 
 __all__ = ["register"]
 
@@ -44,7 +44,7 @@ def inspect_answer(exc: PyInspectError) -> dict[str, Any]:
     return error_answer(exc)
 
 
-def register(mcp: MCPServer, clients: ClientStates) -> None:
+def register(mcp: MCPServer, clients: ClientSessions) -> None:
     get_session = clients.session
     def object_inspect(object_ref: Expression, depth: Depth = 1, thread_id: ThreadId = None,
                        frame_index: FrameIndex = 0) -> ObjectInspectAnswer:

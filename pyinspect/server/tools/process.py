@@ -9,12 +9,12 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-from pyinspect.answers.process_reports import exception_at_stop, read_output
 from pyinspect.models.process import ExceptionAnswer, OutputAnswer
 from pyinspect.models.runtimes import ProcessListAnswer
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.parameters import ThreadId
 from pyinspect.server.tooling import add_tool
+from pyinspect.session.process_reports import exception_at_stop, read_output
 from pyinspect.targets.processes import list_dotnet_processes
 
 __all__ = ["register"]
@@ -24,7 +24,7 @@ Cursor = Annotated[int, Field(description="Index of the first output chunk to re
 MaxChars = Annotated[int, Field(description="At most this many characters of text in the answer (1-100000)")]
 
 
-def register(mcp: MCPServer, clients: ClientStates) -> None:
+def register(mcp: MCPServer, clients: ClientSessions) -> None:
     get_session = clients.session
     def process_list() -> ProcessListAnswer:
         """List the .NET processes on this machine: pid, command line, runtime (version,

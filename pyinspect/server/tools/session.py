@@ -16,7 +16,7 @@ from pyinspect.models.session import (
     ExceptionBreakpointAnswer,
     SessionState,
 )
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.parameters import (
     AdapterChoice,
     Args,
@@ -66,7 +66,7 @@ def _seconds(timeout_ms: int) -> float:
     return timeout_ms / 1000.0
 
 
-def register(mcp: MCPServer, clients: ClientStates) -> None:
+def register(mcp: MCPServer, clients: ClientSessions) -> None:
     get_session = clients.session
     def debug_launch(program: Program, args: Args = None, cwd: Cwd = None, env: Env = None,
                      stop_at_entry: StopAtEntry = False, adapter: AdapterChoice = None) -> SessionState:

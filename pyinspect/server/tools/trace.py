@@ -9,10 +9,10 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-from pyinspect.answers.recordings import Recordings
 from pyinspect.models.trace import TraceAnswer, TraceStartAnswer
-from pyinspect.server.clients import ClientStates
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.tooling import add_tool
+from pyinspect.session.recordings import Recordings
 
 __all__ = ["register"]
 
@@ -24,10 +24,10 @@ Gc = Annotated[bool, Field(description="Record every GC (generation, reason, pau
 MaxSeconds = Annotated[float, Field(description="Stop by itself after this many seconds (1-3600)")]
 
 
-def register(mcp: MCPServer, clients: ClientStates) -> None:
+def register(mcp: MCPServer, clients: ClientSessions) -> None:
     """The trace tools; each client's recordings are its own, closed with its MCP session."""
     def recordings() -> Recordings:
-        return clients.kept("recordings", lambda session: Recordings(lambda: session), Recordings.close)
+        return clients.session().recordings
 
     def trace_start(pid: TracePid = None, allocations: Allocations = True, gc: Gc = True,
                     max_seconds: MaxSeconds = 600.0) -> TraceStartAnswer:

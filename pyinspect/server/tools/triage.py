@@ -14,9 +14,7 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from pyinspect.answers.heap_workspace import HeapWorkspace
 from pyinspect.errors import InvalidParameterError
-from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap_answers import HeapSource
 from pyinspect.models.triage import (
     HeapAsyncAnswer,
@@ -26,6 +24,8 @@ from pyinspect.models.triage import (
     HeapThreadsAnswer,
 )
 from pyinspect.server.tooling import add_tool
+from pyinspect.session.heap_terms import HeapReader
+from pyinspect.session.heap_workspace import HeapWorkspace
 
 __all__ = ["register"]
 

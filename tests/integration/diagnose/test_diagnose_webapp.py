@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from support.webapp import http_get, serving_webapp
 
-from pyinspect.answers.diagnosis import diagnose_dump, diagnose_process
 from pyinspect.heap.reader import create_dump
+from pyinspect.session.diagnosis import diagnose_dump, diagnose_process
 
 pytestmark = pytest.mark.timeout(300)
 PATHS = ["/orders/{i}", "/orders/{i}/total", "/orders/{i}/summary", "/orders/count", "/fail/sync?id={i}"]

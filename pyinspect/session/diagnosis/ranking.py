@@ -8,14 +8,14 @@ from collections.abc import Callable, Mapping
 
 from pydantic import ValidationError
 
-from pyinspect.answers.diagnosis import crash, growth, hangs, memory, pressure, tasks
-from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.errors import HeapReadError, InvalidParameterError, PyInspectError
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import FINDING_KINDS, SEVERITIES, Diagnosis, Finding, Thresholds
 from pyinspect.models.trace import TraceAnswer
+from pyinspect.session.diagnosis import crash, growth, hangs, memory, pressure, tasks
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["GC_IN_PROGRESS", "RULES", "diagnose", "parse_thresholds"]
 

@@ -4,10 +4,10 @@ stacks and the pool's queues."""
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.evidence import label, thread_evidence, user_frame, where
-from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.models.diagnosis import Evidence, EvidenceObject, EvidenceType, Finding, Thresholds
 from pyinspect.models.triage import LockInfo, ThreadInfo, ThreadRef
+from pyinspect.session.diagnosis.evidence import label, thread_evidence, user_frame, where
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["convoys", "deadlocks", "finalizer_blocked", "semaphore_deadlocks", "starvation"]
 

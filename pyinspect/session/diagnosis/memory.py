@@ -4,10 +4,10 @@ stored many times over. Exact retained sizes from the heap graph's dominators.""
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.evidence import megabytes
-from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.models.diagnosis import Evidence, EvidenceObject, EvidenceType, Finding, Thresholds
 from pyinspect.models.heapgraph import RetainedObject, RetentionPath, WastedCapacity
+from pyinspect.session.diagnosis.evidence import megabytes
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["duplicate_strings", "holder_of", "retained_memory", "wasted_capacity"]
 

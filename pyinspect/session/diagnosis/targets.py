@@ -9,13 +9,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pyinspect.answers.diagnosis.ranking import GC_IN_PROGRESS, diagnose
 from pyinspect.errors import HeapReadError, InvalidParameterError
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader, ProgressCallback
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import Diagnosis, Thresholds
 from pyinspect.models.trace import TraceAnswer
+from pyinspect.session.diagnosis.ranking import GC_IN_PROGRESS, diagnose
 from pyinspect.tracing.recorder import start_recording
 
 __all__ = ["MAX_RECORD_SECONDS", "check_record_seconds", "diagnose_dump", "diagnose_process", "record_window"]

@@ -7,16 +7,16 @@ stack it carries and its inner exceptions. A live process has not crashed: not c
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.evidence import (
+from pyinspect.models.diagnosis import Evidence, EvidenceObject, Finding, Thresholds
+from pyinspect.models.triage import ExceptionInfo, ThreadInfo
+from pyinspect.session.diagnosis.evidence import (
     label,
     method_name,
     thread_evidence,
     user_frame,
     where,
 )
-from pyinspect.answers.diagnosis.observations import Observations
-from pyinspect.models.diagnosis import Evidence, EvidenceObject, Finding, Thresholds
-from pyinspect.models.triage import ExceptionInfo, ThreadInfo
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["killing_exception"]
 

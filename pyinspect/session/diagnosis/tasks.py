@@ -5,11 +5,11 @@ it. A task a static, a timer or a cancellation registration holds may still comp
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.evidence import where
-from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.models.diagnosis import Evidence, EvidenceFrame, EvidenceObject, Finding, Thresholds
 from pyinspect.models.triage import AsyncChain
+from pyinspect.session.diagnosis.evidence import where
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["never_completes"]
 

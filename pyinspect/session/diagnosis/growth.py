@@ -9,9 +9,6 @@ of the window, the code allocating the growing types (its sampled stacks)."""
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.evidence import megabytes
-from pyinspect.answers.diagnosis.memory import holder_of
-from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.heap.snapshot import diff
 from pyinspect.models.diagnosis import (
     Evidence,
@@ -22,6 +19,9 @@ from pyinspect.models.diagnosis import (
     Thresholds,
 )
 from pyinspect.models.heapgraph import RetentionPath, TypeDelta
+from pyinspect.session.diagnosis.evidence import megabytes
+from pyinspect.session.diagnosis.memory import holder_of
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["memory_growth", "objects_being_added"]
 

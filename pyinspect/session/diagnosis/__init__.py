@@ -2,8 +2,8 @@
 triage and heap-graph readers already give. One rule per finding kind, thresholds settable,
 findings ranked; the faces (CLI, MCP, notebook) call :func:`diagnose` and nothing else."""
 
-from pyinspect.answers.diagnosis.ranking import diagnose, parse_thresholds
-from pyinspect.answers.diagnosis.targets import (
+from pyinspect.session.diagnosis.ranking import diagnose, parse_thresholds
+from pyinspect.session.diagnosis.targets import (
     check_record_seconds,
     diagnose_dump,
     diagnose_process,

@@ -4,8 +4,6 @@ types allocated most and the code allocating them (the recording's sampled stack
 
 from __future__ import annotations
 
-from pyinspect.answers.diagnosis.evidence import megabytes
-from pyinspect.answers.diagnosis.observations import Observations
 from pyinspect.models.diagnosis import (
     Evidence,
     EvidenceFrame,
@@ -15,6 +13,8 @@ from pyinspect.models.diagnosis import (
     Thresholds,
 )
 from pyinspect.models.trace import TraceAnswer
+from pyinspect.session.diagnosis.evidence import megabytes
+from pyinspect.session.diagnosis.observations import Observations
 
 __all__ = ["fragmentation", "gc_pressure"]
 

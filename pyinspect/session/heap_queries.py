@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pyinspect.answers.heap_workspace import Taken
 from pyinspect.errors import InvalidParameterError, UnknownTypeError
 from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.snapshot import diff
@@ -27,6 +26,7 @@ from pyinspect.models.heap_answers import (
     HeapStringsAnswer,
 )
 from pyinspect.models.heapgraph import RetentionPaths
+from pyinspect.session.heap_workspace import Taken
 
 __all__ = [
     "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count", "diff_answer", "finalizer_answer",

@@ -1,1 +1,0 @@
-"""Rules the faces share: memory questions, the heap workspace, process reports."""

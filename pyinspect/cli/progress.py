@@ -1,0 +1,25 @@
+"""A tqdm bar on stderr that follows a heap walk: the command line's progress."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pyinspect.session.heap_terms import ProgressCallback
+
+__all__ = ["walk_progress"]
+
+
+@contextmanager
+def walk_progress() -> Iterator[ProgressCallback]:
+    """Yield a callback for a heap walk that moves a bytes-walked bar on stderr; the bar
+    clears itself when the walk ends."""
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    with tqdm(total=0, unit="B", unit_scale=True, desc="heap walk", leave=False, file=sys.stderr) as bar:
+        def advance(walked: int, total: int) -> None:
+            bar.total = total
+            bar.update(walked - bar.n)
+
+        yield advance

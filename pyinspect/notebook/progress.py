@@ -1,0 +1,24 @@
+"""A tqdm.auto bar (a widget in Jupyter) that follows a heap walk: the notebook's progress."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pyinspect.session.heap_terms import ProgressCallback
+
+__all__ = ["walk_progress"]
+
+
+@contextmanager
+def walk_progress(show: bool = True) -> Iterator[ProgressCallback]:
+    """Yield a callback for a heap walk that moves a bytes-walked bar (none unless show);
+    the bar clears itself when the walk ends."""
+    from tqdm.auto import tqdm  # type: ignore[import-untyped]
+
+    with tqdm(total=0, unit="B", unit_scale=True, desc="heap walk", leave=False, disable=not show) as bar:
+        def advance(walked: int, total: int) -> None:
+            bar.total = total
+            bar.update(walked - bar.n)
+
+        yield advance

@@ -1,0 +1,15 @@
+"""Starting a dump's reader process before it is asked for, for a face that knows a dump is
+coming (a one-shot command with --dump): the faces never import pyinspect.heap themselves,
+and this module imports nothing until it is called, so the start stays first thing."""
+
+from __future__ import annotations
+
+__all__ = ["start_dump_reader_early"]
+
+
+def start_dump_reader_early() -> None:
+    """The dump reader's child loads CoreCLR while the caller loads the rest
+    (pyinspect.heap.dump_child.start_early); the next dump opened takes it."""
+    from pyinspect.heap.dump_child import start_early
+
+    start_early()
