@@ -51,6 +51,9 @@ log = logging.getLogger(__name__)
 StepMode = Literal["over", "into", "out"]
 _SETTLE_TIMEOUT = 10.0
 _NO_SESSION = "no debug session: call debug_launch or debug_attach first"
+_DEATH_RECORDED_SECONDS = 5.0
+"""How long a state answer waits, once the adapter process is gone, for its reader thread to
+record the death (and what became of the debuggee)."""
 
 
 class Session:
@@ -207,7 +210,10 @@ class Session:
     # ---- state -----------------------------------------------------------------------
 
     def snapshot(self, timed_out: bool | None = None) -> SessionState:
-        view, adapter = self.debuggee.view(), self._adapter
+        adapter = self._adapter
+        if adapter is not None and not adapter.is_alive:
+            self.debuggee.wait_until_ended(_DEATH_RECORDED_SECONDS)  # so the answer says what became of it
+        view = self.debuggee.view()
         answer = SessionState(state=view.state, pid=view.pid, program=view.program, mode=view.mode,
                               adapter=adapter.kind if adapter else None, exit_code=view.exit_code,
                               message=view.end_message, timed_out=timed_out)

@@ -112,6 +112,12 @@ class DebuggeeState:
         with self._changed:
             return not self._changed.wait_for(lambda: self._state != "running", timeout)
 
+    def wait_until_ended(self, timeout: float) -> None:
+        """Block until the debuggee is no longer running or paused, at most timeout seconds:
+        the adapter's death is recorded by its reader thread, which may lag the process's exit."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._state not in ("running", "paused"), timeout)
+
     # ---- transitions -------------------------------------------------------------------
 
     def start(self, mode: LaunchMode, program: str | None, pid: int | None = None) -> None:
