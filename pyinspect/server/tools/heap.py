@@ -44,6 +44,7 @@ from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import answer_result
 from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
+from pyinspect.server.tasks import running_task
 from pyinspect.server.tooling import add_tool, wire_result
 from pyinspect.server.tools import diagnose, triage
 from pyinspect.session import heap_queries as queries
@@ -85,17 +86,25 @@ SnapshotId = Annotated[str | None, Field(description="Snapshot id from heap_snap
 
 def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> ProgressCallback:
     """Called in the worker thread between walk batches: stop when cancelled, else tell
-    the client how far the walk is (at most every 0.25 s, and at the end)."""
+    the client how far the walk is (at most every 0.25 s, and at the end): as MCP progress,
+    or as its task's status when the call is an MCP task (pyinspect.server.tasks)."""
     last = [0.0]
+    task = running_task()
 
     def report(walked: int, total: int) -> None:
-        if cancelled.is_set():
-            log.info("heap walk stopped at %d of %d bytes: the request was cancelled", walked, total)
+        where = f"the heap walk stopped at {walked:,} of {total:,} bytes"
+        if cancelled.is_set() or (task is not None and task.stop.is_set()):
+            log.info("%s: the request was cancelled", where)
+            if task is not None:
+                task.report(where)
             raise BuildCancelled("the request was cancelled")
         now = time.monotonic()
         if now - last[0] < _PROGRESS_EVERY and walked < total:
             return
         last[0] = now
+        if task is not None:
+            task.report(f"walking the heap: {walked:,} of {total:,} bytes ({100 * walked // max(total, 1)}%)")
+            return
         try:
             anyio.from_thread.run(functools.partial(ctx.report_progress, walked, total, "walking the heap (bytes)"))
         except Exception:
@@ -105,11 +114,12 @@ def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> Pr
 
 
 async def _in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], T]) -> T:
-    """Run work(progress) in a worker thread; a cancelled request stops it at its next batch."""
+    """Run work(progress) in a worker thread; a cancelled request stops it at its next batch
+    (an MCP task's cancel waits for that, so the task says where the walk stopped)."""
     cancelled = threading.Event()
     try:
         return await anyio.to_thread.run_sync(lambda: work(_progress_reporter(ctx, cancelled)),
-                                              abandon_on_cancel=True)
+                                              abandon_on_cancel=running_task() is None)
     except anyio.get_cancelled_exc_class():
         cancelled.set()
         raise
@@ -127,7 +137,7 @@ def register(mcp: MCPServer, clients: ClientSessions) -> None:
     def heaps() -> HeapWorkspace:
         return clients.session().heaps
 
-    _register_sources(mcp, heaps)
+    _register_sources(mcp, heaps, clients.close_heap)
     _register_questions(mcp, heaps)
     _register_history(mcp, heaps, lambda handle: clients.named(handle).heaps)
     triage.register(mcp, heaps)
@@ -135,19 +145,21 @@ def register(mcp: MCPServer, clients: ClientSessions) -> None:
     register_prompt(mcp)
 
 
-def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
+def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace], close_heap: Callable[[], bool]) -> None:
     async def heap_attach(pid: Pid, ctx: Context[Any, Any]) -> HeapOpenAnswer:
         """Open a running .NET process's heap for the heap tools, with no debugger: the
         process is not stopped and keeps running (answers then carry mayHaveChanged and
-        a warning; heap_snapshot re-reads it). Replaces any heap opened before; the heap
-        tools read it until heap_close. Use it on a live service that must not pause."""
+        a warning; heap_snapshot re-reads it). Its answer's handle names this heap; heaps
+        opened before stay open under theirs (calls without a handle read the one opened
+        last), until heap_close or handle_close. Use it on a live service that must not pause."""
         source = await _in_thread(ctx, lambda _: heaps().attach(pid))
         return HeapOpenAnswer(source=source, message=f"the heap tools now read process {pid} (it keeps running)")
 
     async def dump_open(path: DumpPath, ctx: Context[Any, Any], offline: Offline = None) -> HeapOpenAnswer:
         """Open a core dump's heap for the heap tools (nothing changes: answers are exact for
-        the moment of the dump). Replaces any heap opened before; heap_close returns to the
-        paused debug session. The DAC of the dump's runtime build is looked for beside the
+        the moment of the dump). Its answer's handle names this dump; heaps opened before stay
+        open under theirs (calls without a handle read the one opened last); heap_close returns
+        to the one before, else the paused debug session. The DAC of the dump's runtime build is looked for beside the
         dump, in installed runtimes, the NuGet packages folder, symbol servers and NuGet
         feeds; DUMP_ERROR names every place tried when none matches, or when the file is no
         dump of a .NET process."""
@@ -164,12 +176,14 @@ def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> Non
         return answer
 
     async def heap_close(ctx: Context[Any, Any]) -> HeapCloseAnswer:
-        """Close the heap opened by heap_attach or dump_open (the process is left as it was);
-        the heap tools then read the paused debug session's process, if any."""
-        closed = await _in_thread(ctx, lambda _: heaps().close())
+        """Close the heap opened by heap_attach or dump_open (the process is left as it was;
+        its handle answers HANDLE_CLOSED after); the heap tools then read the heap opened
+        before it, else the paused debug session's process, if any."""
+        closed = await _in_thread(ctx, lambda _: close_heap())
         if not closed:
             raise InvalidParameterError("no heap is open (heap_attach or dump_open opens one)")
-        return HeapCloseAnswer(message="closed; the heap tools read the paused debug session's process, if any")
+        return HeapCloseAnswer(message="closed; the heap tools read the heap opened before it, else the paused "
+                                       "debug session's process, if any")
 
     _add(mcp, heap_attach, HeapOpenAnswer, "Open a Process's Heap")
     _add(mcp, dump_open, HeapOpenAnswer, "Open a Core Dump")

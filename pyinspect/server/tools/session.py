@@ -14,6 +14,7 @@ from pyinspect.models.session import (
     BreakpointAnswer,
     BreakpointListAnswer,
     ExceptionBreakpointAnswer,
+    HandleCloseAnswer,
     SessionState,
 )
 from pyinspect.server.clients import ClientSessions
@@ -53,11 +54,11 @@ TITLES = {
     "debug_state": "Session State", "debug_wait": "Wait for Stop", "debug_continue": "Continue",
     "debug_pause": "Pause", "debug_step": "Step", "breakpoint_set": "Set Breakpoint",
     "breakpoint_remove": "Remove Breakpoint", "breakpoint_list": "List Breakpoints",
-    "breakpoint_set_exception": "Break on Exceptions",
+    "breakpoint_set_exception": "Break on Exceptions", "handle_close": "Close a Handle",
 }
-ENDS_A_PROCESS = ("debug_launch", "debug_disconnect")
+ENDS_A_PROCESS = ("debug_launch", "debug_disconnect", "handle_close")
 """debug_launch ends the previous session (terminating what it launched); debug_disconnect
-terminates a launched program by default: both are marked destructive."""
+and handle_close terminate a launched program: all are marked destructive."""
 
 
 def _seconds(timeout_ms: int) -> float:
@@ -159,9 +160,18 @@ def register(mcp: MCPServer, clients: ClientSessions) -> None:
                                          cleared=clear, exception_filters=list(session.breakpoints.exception_filters),
                                          applied=applied)
 
+    def handle_close() -> HandleCloseAnswer:
+        """End what a handle names, when you are done with it (pass it as handle): a debug
+        session (a launched program is terminated, an attached one detached and left
+        running), a heap or dump (closed), a recording (stopped unread). The handle answers
+        HANDLE_CLOSED from then on; the rest you hold stays open. Unclosed handles expire
+        when idle, so closing frees memory and processes sooner."""
+        kind, ended = clients.close_handle()
+        return HandleCloseAnswer(kind=kind, message=f"closed the {kind}: {ended}")
+
     changing: tuple[Callable[..., BaseModel], ...] = (
         debug_launch, debug_attach, debug_disconnect, debug_continue, debug_pause, debug_step,
-        breakpoint_set, breakpoint_remove, breakpoint_set_exception)
+        breakpoint_set, breakpoint_remove, breakpoint_set_exception, handle_close)
     reading: tuple[Callable[..., BaseModel], ...] = (debug_state, debug_wait, breakpoint_list)
     for tool in changing:
         add_tool(mcp, tool, _output(tool), read_only=False, title=TITLES[tool.__name__],
