@@ -61,13 +61,17 @@ _TOOL_MODULES = (
     "pyinspect.server.tools.trace",
 )
 
-_HANDLES = """Handles: over HTTP with protocol 2026-07-28 (no MCP session) every answer carries a `handle`.
-An opening tool called without one (debug_launch, debug_attach, breakpoint_set, heap_attach,
-dump_open, dump_create, trace_start) opens something new and answers its handle: keep the
-handle you were given and pass it as `handle` to every later call on that debug session, heap
-or recording (without it: HANDLE_REQUIRED; an idle one expires: HANDLE_CLOSED). Hold several
-at once: heap_diff compares two heaps' snapshots with before_handle. On stdio and in an MCP
-session leave handle out."""
+_HANDLES = """Handles: the opening tools (debug_launch, debug_attach, breakpoint_set, heap_attach, dump_open,
+dump_create, trace_start) answer a `handle` naming what they opened: keep the handle you were
+given and pass it as `handle` to later calls on that debug session, heap or recording. Over
+HTTP with protocol 2026-07-28 it is required (an opening tool called without one opens
+something new; other tools answer HANDLE_REQUIRED); on stdio and in an MCP session a call
+without one acts on your current debug session and the heap you opened last, and the heaps
+opened before stay open under their handles. Hold several at once: heap_diff compares two
+heaps' snapshots with before_handle. handle_close {handle} ends one when you are done (a
+launched program terminated, an attached one detached, a heap closed); idle ones expire
+(HANDLE_CLOSED says why). Long heap walks, dump_create and trace_stop may answer an MCP task
+if your client supports them: poll tasks/get."""
 
 _INSTRUCTIONS = """pyinspect debugs .NET processes. Start with breakpoint_set (optional),
 then debug_launch or debug_attach; debug_wait until the process is paused; read it with

@@ -20,6 +20,8 @@ its unguessable id is the credential); another client asking for it is told it d
 
 from __future__ import annotations
 
+import logging
+import os
 import secrets
 import threading
 import time
@@ -49,6 +51,7 @@ from pyinspect.server.clients import owner_of_request
 
 __all__ = ["EXTENSION", "INLINE_SECONDS", "LONG_TOOLS", "STOPPABLE", "RunningTask", "Tasks", "running_task"]
 
+log = logging.getLogger(__name__)
 EXTENSION = "io.modelcontextprotocol/tasks"
 STOPPABLE = frozenset({"heap_stats", "heap_instances", "heap_retention", "heap_retained", "heap_strings",
                        "heap_segments", "heap_finalizer_queue", "heap_snapshot", "diagnose"})
@@ -56,6 +59,8 @@ STOPPABLE = frozenset({"heap_stats", "heap_instances", "heap_retention", "heap_r
 LONG_TOOLS = STOPPABLE | {"dump_create", "trace_stop"}
 """Tools that may become a task (when still running after INLINE_SECONDS)."""
 INLINE_SECONDS = 1.0
+"""A call still running after this long becomes a task ($PYINSPECT_TASK_AFTER_MS overrides it:
+0 makes every call of LONG_TOOLS a task, for a client whose proxy cuts long requests)."""
 POLL_MS = 500
 TTL_MS = 3_600_000
 """A task is kept an hour from its creation (a finished one is forgotten after that)."""
@@ -131,6 +136,7 @@ class Tasks(Extension):
     identifier = EXTENSION
 
     def __init__(self) -> None:
+        self.inline_seconds = _inline_seconds()
         self._tasks: OrderedDict[str, RunningTask] = OrderedDict()
         self._lock = threading.Lock()
         self.task_group: TaskGroup | None = None
@@ -147,7 +153,7 @@ class Tasks(Extension):
             return await call_next(ctx)
         task = self._add(RunningTask(secrets.token_urlsafe(24), owner_of_request(ctx.request)))
         self.task_group.start_soon(self._run, task, ctx, call_next, params.name)
-        with anyio.move_on_after(INLINE_SECONDS):
+        with anyio.move_on_after(self.inline_seconds):
             await task.done.wait()
         if not task.done.is_set():
             return {"resultType": "task", **task.wire()}
@@ -219,6 +225,19 @@ class Tasks(Extension):
         for task_id, task in list(self._tasks.items()):
             if task.done.is_set() and (now - task.born > TTL_MS / 1000 or len(self._tasks) > _KEPT):
                 del self._tasks[task_id]
+
+
+def _inline_seconds() -> float:
+    given = os.environ.get("PYINSPECT_TASK_AFTER_MS", "")
+    try:
+        milliseconds = float(given) if given.strip() else INLINE_SECONDS * 1000
+    except ValueError:
+        milliseconds = -1.0
+    if not 0 <= milliseconds <= 3_600_000:
+        log.warning("PYINSPECT_TASK_AFTER_MS=%r is no number of ms (0-3600000): it stays %g", given[:40],
+                    INLINE_SECONDS * 1000)
+        milliseconds = INLINE_SECONDS * 1000
+    return milliseconds / 1000
 
 
 def _declared(ctx: ServerRequestContext[Any, Any]) -> bool:

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 import anyio.from_thread
+import anyio.lowlevel
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
@@ -122,6 +123,9 @@ async def _in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], 
                                               abandon_on_cancel=running_task() is None)
     except anyio.get_cancelled_exc_class():
         cancelled.set()
+        raise
+    except BuildCancelled:
+        await anyio.lowlevel.checkpoint()  # an MCP task's cancel: its cancelled scope ends the call here
         raise
 
 
