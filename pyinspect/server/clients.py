@@ -203,6 +203,24 @@ class ClientSessions:
         call.used = handle
         return session
 
+    def beside(self) -> Session:
+        """debug_launch/debug_attach with alongside: a handshake-era client's new debug session
+        beside its current one, which stays as it is under its handle; the new one is current
+        from now on (its handle in the answer). A 2026-07-28 call without a handle opens a new
+        one anyway."""
+        call = _call.get() or _Call(None, False)
+        if call.handle is not None:
+            raise InvalidParameterError("alongside opens a new debug session: leave handle out (or pass the handle "
+                                        "and no alongside to relaunch in that debug session)")
+        if call.stateless or call.used is not None:
+            return self.session()
+        with self._lock:
+            client = self._clients.setdefault(call.client_id, _Client(SnapshotBook()))
+            session = Session(adapter=self._adapter, snapshots=client.snapshots)
+            client.debug.append(self.handles.mint(session, "debug session", call.client_id))
+            call.used, call.minted = client.debug[-1], True
+        return session
+
     def release(self, call: _Call, failed: bool) -> None:
         """The call ended: the handle it acted on starts its idle clock; one it minted for an
         opening that failed is closed (its answer was an error, so nobody holds it)."""

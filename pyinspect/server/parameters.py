@@ -10,6 +10,7 @@ from pydantic import Field
 
 __all__ = [
     "AdapterChoice",
+    "Alongside",
     "Args",
     "BreakpointId",
     "ClearFilter",
@@ -76,6 +77,10 @@ StopAtEntry = Annotated[bool, Field(description="Pause before user code runs")]
 AdapterChoice = Annotated[Literal["pyinspect", "netcoredbg"] | None,
                           Field(description="Debug adapter (default: the server's, normally pyinspect)")]
 Pid = Annotated[int, Field(description="Process id of a running .NET process")]
+Alongside = Annotated[bool, Field(description="true: a new debug session beside the current one, which keeps its "
+                                              "debuggee as it is (reach it by its handle); its own handle is in "
+                                              "the answer, and calls without a handle act on it from now on. "
+                                              "Default: this debug session (its debuggee ended first)")]
 Terminate = Annotated[bool | None, Field(description="Kill the process (default: only if it was launched)")]
 WaitMs = Annotated[int, Field(description="Longest wait in milliseconds (0-600000)")]
 WaitForStop = Annotated[bool, Field(description="Block until the next stop or exit")]

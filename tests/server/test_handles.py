@@ -146,7 +146,8 @@ async def test_on_stdio_heaps_open_side_by_side_and_a_closed_handle_says_so(leak
                                                                               tmp_path: Path) -> None:
     """Over real stdio, calls without a handle read the heap opened last (as when it replaced the
     one before), the earlier heap stays open under its handle, one snapshot book spans both;
-    heap_close returns to the earlier heap, handle_close ends a heap or a debug session."""
+    heap_close returns to the earlier heap, handle_close ends a heap or a debug session; a second
+    debug session opened alongside leaves the first as it was, and closing it makes the first current."""
     proc, status = leak
     server = StdioServerParameters(command=sys.executable, args=["-m", "pyinspect", "serve"], env=dict(os.environ))
     async with Client(server) as client:
@@ -175,10 +176,26 @@ async def test_on_stdio_heaps_open_side_by_side_and_a_closed_handle_says_so(leak
         assert code == "HANDLE_CLOSED" and "closed by the client" in message, message
         assert (await refused(client, "heap_stats"))[0] == "NO_HEAP"  # nothing open, no debug session
 
-        launched = await call_ok(client, "debug_launch", program=str(target_dll("AgentStory")), stop_at_entry=True)
-        assert (await call_ok(client, "debug_wait", timeout_ms=30000))["state"] == "paused"
-        closed = await call_ok(client, "handle_close", handle=launched["handle"])
+        first = await _launched(client)
+        second = await _launched(client, alongside=True)  # beside the first, which stays paused
+        assert second["handle"] != first["handle"] and second["pid"] != first["pid"]
+        assert (await call_ok(client, "debug_state"))["pid"] == second["pid"]  # the current one: opened last
+        closed = await call_ok(client, "handle_close", handle=second["handle"])
         assert closed["kind"] == "debug session" and "terminated" in closed["message"], closed
-        assert not psutil.pid_exists(launched["pid"]) or psutil.Process(launched["pid"]).status() == "zombie"
-        assert (await call_ok(client, "debug_state"))["state"] == "not_started"  # a new debug session
+        assert not _alive(second["pid"]) and _alive(first["pid"])
+        state = await call_ok(client, "debug_state")  # the first is current again, as it was
+        assert (state["pid"], state["state"]) == (first["pid"], "paused"), state
+        await call_ok(client, "debug_disconnect")
+        assert not _alive(first["pid"])
         assert (await refused(client, "handle_close"))[0] == "INVALID_PARAMETER"
+
+
+async def _launched(client: Client, alongside: bool = False) -> dict[str, Any]:
+    launched = await call_ok(client, "debug_launch", program=str(target_dll("AgentStory")), stop_at_entry=True,
+                             alongside=alongside)
+    assert (await call_ok(client, "debug_wait", handle=launched["handle"], timeout_ms=30000))["state"] == "paused"
+    return launched
+
+
+def _alive(pid: int) -> bool:
+    return psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE

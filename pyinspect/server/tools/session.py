@@ -20,6 +20,7 @@ from pyinspect.models.session import (
 from pyinspect.server.clients import ClientSessions
 from pyinspect.server.parameters import (
     AdapterChoice,
+    Alongside,
     Args,
     BreakpointId,
     ClearFilter,
@@ -70,17 +71,21 @@ def _seconds(timeout_ms: int) -> float:
 def register(mcp: MCPServer, clients: ClientSessions) -> None:
     get_session = clients.session
     def debug_launch(program: Program, args: Args = None, cwd: Cwd = None, env: Env = None,
-                     stop_at_entry: StopAtEntry = False, adapter: AdapterChoice = None) -> SessionState:
+                     stop_at_entry: StopAtEntry = False, adapter: AdapterChoice = None,
+                     alongside: Alongside = False) -> SessionState:
         """Start a .NET program (a .dll run with `dotnet`, or an apphost) under the debugger.
         Breakpoints set before (breakpoint_set) bind before user code runs. Returns at once;
         call debug_wait next to block until a breakpoint is hit, the entry is reached
-        (stop_at_entry=true) or the program exits. Ends any previous session."""
-        return get_session().launch(program, args, cwd, env, stop_at_entry, adapter)
+        (stop_at_entry=true) or the program exits. Ends the debuggee this debug session had
+        (a launched one terminated), unless alongside=true starts a second debug session."""
+        return (clients.beside() if alongside else get_session()).launch(program, args, cwd, env, stop_at_entry,
+                                                                          adapter)
 
-    def debug_attach(pid: Pid, adapter: AdapterChoice = None) -> SessionState:
+    def debug_attach(pid: Pid, adapter: AdapterChoice = None, alongside: Alongside = False) -> SessionState:
         """Attach to a running .NET process by pid, leaving it running. Use debug_pause to stop
-        it, or breakpoint_set then debug_wait. debug_disconnect detaches without killing it."""
-        return get_session().attach(pid, adapter)
+        it, or breakpoint_set then debug_wait. debug_disconnect detaches without killing it.
+        Ends the debuggee this debug session had, unless alongside=true."""
+        return (clients.beside() if alongside else get_session()).attach(pid, adapter)
 
     def debug_disconnect(terminate: Terminate = None) -> SessionState:
         """End the session. By default a launched program is terminated and an attached one
