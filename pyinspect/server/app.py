@@ -254,7 +254,7 @@ def create_server(adapter: str = "pyinspect", idle_timeout: float = IDLE_TIMEOUT
                     tasks.task_group = None
                     group.cancel_scope.cancel()
         finally:
-            await anyio.to_thread.run_sync(clients.end_all)
+            clients.end_all()  # at once, even when cancelled: no debuggee is left stopped
 
     mcp = PyInspectServer("pyinspect", version=__version__, instructions=_INSTRUCTIONS, lifespan=lifespan,
                           clients=clients, cache_hints=_CACHE_HINTS, extensions=[tasks])
