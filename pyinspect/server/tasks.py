@@ -88,6 +88,9 @@ class RunningTask:
     stop: threading.Event = field(default_factory=threading.Event)
     done: anyio.Event = field(default_factory=anyio.Event)
     scope: anyio.CancelScope | None = None
+    keep_built: bool = True
+    """A graph built by the time a cancel comes is kept (a task's cancel), not when the request
+    itself was cancelled before it became a task (it stops as any cancelled request does)."""
 
     def report(self, message: str) -> None:
         """The work says where it is (statusMessage), from any thread."""
@@ -153,8 +156,14 @@ class Tasks(Extension):
             return await call_next(ctx)
         task = self._add(RunningTask(secrets.token_urlsafe(24), owner_of_request(ctx.request)))
         self.task_group.start_soon(self._run, task, ctx, call_next, params.name)
-        with anyio.move_on_after(self.inline_seconds):
-            await task.done.wait()
+        try:
+            with anyio.move_on_after(self.inline_seconds):
+                await task.done.wait()
+        except anyio.get_cancelled_exc_class():  # the request itself was cancelled: so is its work
+            task.keep_built = False
+            self._stop(task)
+            self._forget(task.task_id)
+            raise
         if not task.done.is_set():
             return {"resultType": "task", **task.wire()}
         self._forget(task.task_id)
@@ -169,6 +178,8 @@ class Tasks(Extension):
         try:
             with anyio.CancelScope() as scope:
                 task.scope = scope if tool in STOPPABLE else None
+                if task.scope is not None and task.stop.is_set():  # cancelled before it began
+                    scope.cancel()
                 answer = await call_next(ctx)
             if scope.cancelled_caught or (task.stop.is_set() and tool in STOPPABLE):
                 task.finish("cancelled", f"cancelled by the client: {task.message or 'stopped'}")
@@ -190,13 +201,16 @@ class Tasks(Extension):
 
     async def _cancel(self, ctx: ServerRequestContext[Any, Any], params: _TaskId) -> HandlerResult:
         """Ask the work to stop: a heap walk stops at its next batch, then the task says cancelled."""
-        task = self._owned(ctx, params.task_id)
+        self._stop(self._owned(ctx, params.task_id))
+        return {}
+
+    @staticmethod
+    def _stop(task: RunningTask) -> None:
         if not task.done.is_set():
             task.stop.set()
             task.report(f"cancelling: {task.message}" if task.message else "cancelling")
             if task.scope is not None:
                 task.scope.cancel()
-        return {}
 
     def _owned(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> RunningTask:
         require_client_extension(ctx, EXTENSION)

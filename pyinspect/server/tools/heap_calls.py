@@ -36,16 +36,16 @@ def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> Pr
     task = running_task()
 
     def report(walked: int, total: int) -> None:
-        stopping = task is not None and task.stop.is_set()
-        if cancelled.is_set() or (stopping and walked < total):
+        stopping = cancelled.is_set() or (task is not None and task.stop.is_set())
+        if stopping and task is not None and task.keep_built and walked >= total:
+            task.report("the walk had ended when the cancel came: the graph is built and kept for the next call")
+            return  # a task's last report: what is built is kept, the cancelled scope ends the call
+        if stopping:
             where = f"the heap walk stopped at {walked:,} of {total:,} bytes"
             log.info("%s: the request was cancelled", where)
             if task is not None:
                 task.report(where)
             raise BuildCancelled("the request was cancelled")
-        if stopping and task is not None:  # a task's last report: the graph is built, so it is kept
-            task.report("the walk had ended when the cancel came: the graph is built and kept for the next call")
-            return
         now = time.monotonic()
         if now - last[0] < _PROGRESS_EVERY and walked < total:
             return
