@@ -1,6 +1,6 @@
 """Long calls as MCP tasks (the tasks extension of 2026-07-28) on one real HTTP server: the
 Python SDK's Client, given a tasks extension that polls tasks/get, gets a heap walk's answer
-through a task; a task cancelled while the heap walk runs says where the walk stopped, and the
+and a recording's through tasks; a task cancelled while the heap walk runs says where the walk stopped, and the
 next walk answers in full; a client that does not declare the extension is answered directly.
 
 The server makes every long call a task at once (PYINSPECT_TASK_AFTER_MS=0): LeakStory's
@@ -136,6 +136,9 @@ async def test_a_heap_walk_run_as_a_task_is_polled_to_its_answer(port: int, leak
         assert len(tasks.seen) == 1  # the walk came as a task, polled to its end
         leaked = next(row for row in stats["types"] if row["type"] == LEAKED)
         assert leaked["count"] == held and stats["handle"] == handle, leaked
+        recording = (await call_ok(client, "trace_start", pid=pid, allocations=False))["handle"]
+        trace = await call_ok(client, "trace_stop", handle=recording)  # reading the events: a task too
+        assert len(tasks.seen) == 2 and (trace["handle"], trace["pid"]) == (recording, pid), trace.keys()
     async with _client(port, None) as plain:  # no tasks extension: the answer itself, as before
         handle = (await call_ok(plain, "heap_attach", pid=pid))["handle"]
         result = await plain.call_tool("heap_stats", {"handle": handle, "top": 1})
