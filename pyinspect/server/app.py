@@ -34,7 +34,8 @@ from pydantic import ValidationError
 
 from pyinspect import __version__
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
-from pyinspect.server.clients import OPENS, ClientSessions, client_of_request
+from pyinspect.server.call_kinds import OPENS, client_of_request
+from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import error_answer, error_result
 from pyinspect.server.http_sessions import IDLE_TIMEOUT
 from pyinspect.server.parameters import (

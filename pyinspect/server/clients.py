@@ -33,12 +33,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from pyinspect.errors import HandleRequiredError, InvalidParameterError
+from pyinspect.errors import HandleRequiredError, InvalidParameterError, PyInspectError
+from pyinspect.server.call_kinds import GET, NEW_HEAP, kind_of, opens
 from pyinspect.server.handles import STATELESS, Handles, Kind
 from pyinspect.session.debug_session import Session
 from pyinspect.session.snapshot_book import SnapshotBook
 
-__all__ = ["HEAP_MEMORY", "ClientSessions", "client_of_request", "kind_of", "opens", "owner_of_request"]
+__all__ = ["HEAP_MEMORY", "ClientSessions"]
 
 log = logging.getLogger(__name__)
 
@@ -60,49 +61,7 @@ def _heap_memory() -> int:
 
 HEAP_MEMORY = _heap_memory()
 
-OPENS: dict[str, Kind] = {
-    "debug_launch": "debug session", "debug_attach": "debug session", "breakpoint_set": "debug session",
-    "breakpoint_set_exception": "debug session", "heap_attach": "heap", "dump_open": "heap", "dump_create": "heap",
-    "trace_start": "recording",
-}
-"""The tools that, called without a handle in a 2026-07-28 request, open a new Session; on
-every transport their answers carry the handle they acted on."""
-NEW_HEAP = frozenset({"heap_attach", "dump_open"})
-"""The tools that, called without a handle by a handshake-era client, open a new heap beside
-its others (a debug session's tools act on its one current debug session instead)."""
-_GET = {"debug session": "debug_launch or debug_attach (or breakpoint_set before them)",
-        "heap": "heap_attach or dump_open, or a paused debug session's handle",
-        "recording": "trace_start"}
 CLOSED_BY_CLIENT = "closed by the client"
-
-
-def client_of_request(request: object) -> tuple[str | None, bool]:
-    """The MCP session id of the HTTP request behind a call (None on stdio and in memory), and
-    whether the request is stateless: over HTTP with no MCP session (2026-07-28)."""
-    headers = getattr(request, "headers", None)
-    if headers is None:
-        return None, False
-    client_id = headers.get("mcp-session-id")
-    return client_id, client_id is None
-
-
-def owner_of_request(request: object) -> str | None:
-    """Who holds what a request opens: its MCP session, or (2026-07-28 over HTTP) STATELESS."""
-    client_id, stateless = client_of_request(request)
-    return STATELESS if stateless else client_id
-
-
-def opens(tool: str) -> Kind | None:
-    return OPENS.get(tool)
-
-
-def kind_of(tool: str) -> Kind:
-    """The kind of handle a tool acts on (for the message that asks for one)."""
-    if tool in OPENS:
-        return OPENS[tool]
-    if tool.startswith(("heap_", "dump_")) or tool == "diagnose":
-        return "heap"
-    return "recording" if tool.startswith("trace_") else "debug session"
 
 
 @dataclass
@@ -181,7 +140,7 @@ class ClientSessions:
             wanted = kind_of(call.tool)
             raise HandleRequiredError(
                 f"{call.tool} needs handle: a 2026-07-28 request carries no session, so pass the {wanted} handle "
-                f"that {_GET[wanted]} answered you (their answers carry it as `handle`)")
+                f"that {GET[wanted]} answered you (their answers carry it as `handle`)")
         session = Session(adapter=self._adapter)
         call.used = self.handles.mint(session, kind, STATELESS)
         call.minted = True
@@ -189,10 +148,11 @@ class ClientSessions:
 
     def _current(self, call: _Call) -> Session:
         """A handshake-era client's Session for a call without a handle (see the module's docstring)."""
+        on_heap = kind_of(call.tool) == "heap" and (call.tool != "dump_create" or self._reads_process(call.client_id))
         with self._lock:
             client = self._clients.setdefault(call.client_id, _Client(SnapshotBook()))
             fresh = call.tool in NEW_HEAP
-            stack = client.heaps if fresh or (kind_of(call.tool) == "heap" and client.heaps) else client.debug
+            stack = client.heaps if fresh or (on_heap and client.heaps) else client.debug
             if fresh or not stack:
                 session = Session(adapter=self._adapter, snapshots=client.snapshots)
                 stack.append(self.handles.mint(session, "heap" if fresh else "debug session", call.client_id))
@@ -202,6 +162,19 @@ class ClientSessions:
         session = self.handles.resolve(handle, call.client_id, hold=True)
         call.used = handle
         return session
+
+    def _reads_process(self, client_id: str | None) -> bool:
+        """Whether the client's current heap is a live process (dump_create's default pid, as
+        before heaps stood side by side: the heap_attach'ed process, else the debuggee)."""
+        with self._lock:
+            client = self._clients.get(client_id)
+            top = client.heaps[-1] if client is not None and client.heaps else None
+        if top is None:
+            return False
+        try:
+            return self.handles.resolve(top, client_id).heaps.reader()[1].kind == "process"
+        except PyInspectError:
+            return False
 
     def beside(self) -> Session:
         """debug_launch/debug_attach with alongside: a handshake-era client's new debug session

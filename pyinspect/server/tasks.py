@@ -47,7 +47,7 @@ from mcp_types import (
 )
 from pydantic import Field
 
-from pyinspect.server.clients import owner_of_request
+from pyinspect.server.call_kinds import owner_of_request
 
 __all__ = ["EXTENSION", "INLINE_SECONDS", "LONG_TOOLS", "STOPPABLE", "RunningTask", "Tasks", "running_task"]
 
