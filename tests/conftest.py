@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pyinspect.targets.runtime_files import remove_runtime_files_of_ended, runtime_temp_folder
+from pyinspect.targets.runtime_files import remove_own_runtime_files, remove_runtime_files_of_ended
 
 # tests/support is importable as `support` from every test folder.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -24,7 +24,4 @@ def no_runtime_files_left() -> Iterator[None]:
     started = time.time() - 1
     yield
     remove_runtime_files_of_ended(since=started)
-    folder, own = runtime_temp_folder(), (f"dotnet-diagnostic-{os.getpid()}-", f"clr-debug-pipe-{os.getpid()}-")
-    for name in os.listdir(folder):
-        if name.startswith(own):
-            (folder / name).unlink(missing_ok=True)
+    remove_own_runtime_files()

@@ -140,7 +140,12 @@ def finish(status: int) -> NoReturn:
     shutdown (pythonnet finalizes the .NET runtime and every object it still tracks) after
     its answer was out; a one-shot command has nothing left to clean up then (readers are
     closed and a frozen process released inside the command). Only the entry point calls
-    this: commands run inside another program (typer's CliRunner, an embedding) return."""
+    this: commands run inside another program (typer's CliRunner, an embedding) return. The
+    runtime's shutdown would have removed its debugger pipes and diagnostics socket: they go here."""
+    if "clr" in sys.modules:  # the heap helper's CoreCLR ran in this process
+        from pyinspect.targets.runtime_files import remove_own_runtime_files
+
+        remove_own_runtime_files()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

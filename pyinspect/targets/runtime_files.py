@@ -6,7 +6,8 @@ the way a debugger ends a process stopped at a breakpoint) cannot, so whoever ki
 removes them once it is gone: a debugger leaves no litter on the host.
 
 Only the files of a process that is gone are removed: a live process with that pid and
-start time (a zombie counts as gone: its runtime ended) keeps its own.
+start time (a zombie counts as gone: its runtime ended) keeps its own, unless it removes them
+itself as it leaves without its runtime's shutdown (os._exit: a one-shot command).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 import time
 from pathlib import Path
 
-__all__ = ["remove_runtime_files", "remove_runtime_files_of_ended", "runtime_temp_folder"]
+__all__ = ["remove_own_runtime_files", "remove_runtime_files", "remove_runtime_files_of_ended", "runtime_temp_folder"]
 
 _NAME = re.compile(r"(?:dotnet-diagnostic-(\d+)-(\d+)-socket|clr-debug-pipe-(\d+)-(\d+)-(?:in|out))")
 
@@ -57,6 +58,23 @@ def _remove(folder: Path, names: list[str], since: float | None) -> int:
     return removed
 
 
+def _names_of(pid: int, folder: Path) -> list[str]:
+    prefixes = (f"dotnet-diagnostic-{pid}-", f"clr-debug-pipe-{pid}-")
+    try:
+        return [n for n in os.listdir(folder) if n.startswith(prefixes) and _NAME.fullmatch(n)]
+    except OSError:
+        return []
+
+
+def remove_own_runtime_files() -> None:
+    """This process's own runtime's files (the heap helper's CoreCLR, loaded through pythonnet):
+    for a process about to leave without the runtime's shutdown (os._exit), which would have
+    removed them."""
+    folder = runtime_temp_folder()
+    for name in _names_of(os.getpid(), folder):
+        (folder / name).unlink(missing_ok=True)
+
+
 def remove_runtime_files(pid: int, folder: Path | None = None, wait: float = 2.0) -> int:
     """Remove the runtime files of pid, a process this caller ended, once it is gone (waiting
     at most wait seconds for it to go); answers how many were removed."""
@@ -64,12 +82,7 @@ def remove_runtime_files(pid: int, folder: Path | None = None, wait: float = 2.0
     deadline = time.monotonic() + wait
     while _running_since(pid) is not None and time.monotonic() < deadline:
         time.sleep(0.02)
-    prefixes = (f"dotnet-diagnostic-{pid}-", f"clr-debug-pipe-{pid}-")
-    try:
-        names = [n for n in os.listdir(where) if n.startswith(prefixes)]
-    except OSError:
-        return 0
-    return _remove(where, names, None)
+    return _remove(where, _names_of(pid, where), None)
 
 
 def remove_runtime_files_of_ended(folder: Path | None = None, since: float | None = None) -> int:
