@@ -31,33 +31,10 @@ if TYPE_CHECKING:
     from pyinspect.session.heap_terms import HeapGraph, HeapReader
     from pyinspect.session.heap_workspace import HeapWorkspace
 
-__all__ = [
-    "DUMP_FLAG",
-    "DacOption",
-    "DumpOption",
-    "FrozenPidOption",
-    "GraphStore",
-    "JsonOption",
-    "LimitOption",
-    "PidOption",
-    "RequiredPidOption",
-    "SymbolsOption",
-    "TopOption",
-    "build_graph",
-    "finish",
-    "graph_store",
-    "graph_store_options",
-    "one_shot",
-    "open_heap",
-    "open_reader",
-    "print_completeness",
-    "print_json",
-    "print_object_json",
-    "print_rows",
-    "print_written",
-    "reads_a_dump",
-    "say_where",
-]
+__all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "GraphStore", "JsonOption", "LimitOption",
+           "PidOption", "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "finish", "graph_store",
+           "graph_store_options", "one_shot", "open_heap", "open_reader", "print_completeness", "print_json",
+           "print_object_json", "print_rows", "print_written", "reads_a_dump", "say_where"]
 
 T = TypeVar("T")
 

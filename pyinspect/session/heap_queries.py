@@ -36,7 +36,8 @@ from pyinspect.session.row_limits import (
 )
 
 __all__ = [
-    "MAX_ADDRESSES", "MAX_PATHS", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count", "diff_answer", "finalizer_answer",
+    "MAX_ADDRESSES", "MAX_PATHS", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count",
+    "diff_answer", "finalizer_answer",
     "instances_answer", "retained_answer", "retention_answer", "segments_answer", "stats_answer",
     "strings_answer",
 ]
