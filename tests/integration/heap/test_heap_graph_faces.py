@@ -157,10 +157,14 @@ def test_every_face_bounds_its_rows_the_same_way(truth_run: Run) -> None:
                     ["roots", "0x10", "--max-paths", "11"], ["stats", "--top", "0"]):
         result = CliRunner().invoke(app, ["heap", *command, "--pid", str(pid)])
         assert result.exit_code == 1 and "INVALID_PARAMETER" in result.stderr, (command, result.output)
+    result = CliRunner().invoke(app, ["exceptions", "--limit", "0", "--pid", str(pid)])
+    assert result.exit_code == 1 and "limit must be 1-1000" in result.stderr, result.output
     with pyinspect.open_heap(pid) as heap:
         with pytest.raises(InvalidParameterError, match="top must be 1-1000, got 1001"):
             heap.retained(top=1001)
         assert not heap.heaps.graph_ready()  # refused before the walk
+        with pytest.raises(InvalidParameterError, match="limit must be 1-1000, got 0"):
+            heap.exceptions(limit=0)
         one = heap.retained(top=1)
         assert len(one) == 1 and one.attrs["truncated"] is True
         every = heap.retained(by_type=True, top=None)
