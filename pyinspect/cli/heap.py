@@ -59,7 +59,7 @@ def stats(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, da
     def run() -> None:
         if live and dead:
             raise InvalidParameterError("give at most one of --live or --dead")
-        check_count("top", top)
+        check_count("top", top, None)
         store = graph_store(ctx)
         with open_heap(pid, dump, dac) as heaps, walk_progress() as advance:
             if live or dead:

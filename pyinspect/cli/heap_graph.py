@@ -22,7 +22,7 @@ from pyinspect.cli.grammar import (
     print_rows,
     print_written,
 )
-from pyinspect.session.row_limits import MAX_PATHS, check_count, first_rows
+from pyinspect.session.row_limits import check_count, first_rows
 
 if TYPE_CHECKING:
     from pyinspect.models.heap_answers import HeapSource
@@ -52,7 +52,7 @@ def retained(ctx: typer.Context,
     from pyinspect.session.heap_queries import check_addresses, retained_answer
 
     def run() -> None:
-        check_count("top", top)
+        check_count("top", top, None)
         wanted = check_addresses(addresses, by_type)
         shown = top if by_type or top is not None else 20
         answer = build_graph(pid, dump, graph_store(ctx), lambda g, s: retained_answer(g, s, wanted, shown, by_type))[0]
@@ -81,7 +81,7 @@ def roots(ctx: typer.Context, address: Annotated[str, typer.Argument(help="objec
     from pyinspect.session.heap_terms import parse_address
 
     def run() -> None:
-        check_count("max_paths", max_paths, MAX_PATHS)
+        check_count("max_paths", max_paths, None)
         where = parse_address(address)
         answer, completeness = build_graph(pid, dump, graph_store(ctx),
                                            lambda g, s: retention_answer(g, s, where, max_paths))
@@ -108,12 +108,12 @@ def roots(ctx: typer.Context, address: Annotated[str, typer.Argument(help="objec
 
 def instances(ctx: typer.Context, type_name: Annotated[str, typer.Argument(help="full type name")],
               pid: PidOption = None, dump: DumpOption = None, start: Annotated[int, typer.Option("--start")] = 0,
-              count: Annotated[int, typer.Option("--count", help="1-1000")] = 100, as_json: JsonOption = False) -> None:
+              count: Annotated[int, typer.Option("--count", help="rows in the page (at least 1)")] = 100, as_json: JsonOption = False) -> None:
     """Instances of a type in address order, paged: address, size, generation, retained size."""
     from pyinspect.session.heap_queries import instances_answer
 
     def run() -> None:
-        check_count("count", count)
+        check_count("count", count, None)
         answer, completeness = build_graph(pid, dump, graph_store(ctx),
                                            lambda g, s: instances_answer(g, s, type_name, start, count))
         print_rows(list(answer.instances), as_json, {"address": lambda r: r.address, "size": lambda r: r.size,
@@ -130,7 +130,7 @@ def strings(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, 
     from pyinspect.session.heap_queries import strings_answer
 
     def run() -> None:
-        check_count("top", top)
+        check_count("top", top, None)
         answer, completeness = build_graph(pid, dump, graph_store(ctx),
                                            lambda g, s: strings_answer(g, s, top, max_chars=None))
         print_rows(list(answer.strings), as_json, {"value": lambda r: r.value[:80], "count": lambda r: r.count,
@@ -196,7 +196,7 @@ def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot
     from pyinspect.session.heap_terms import load_snapshot
 
     def run() -> None:
-        check_count("top", top)
+        check_count("top", top, None)
         earlier, later = load_snapshot(before), load_snapshot(after)
         rows = list(first_rows(diff(earlier, later), top)[0])
         print_rows(rows, as_json,

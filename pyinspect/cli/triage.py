@@ -106,7 +106,7 @@ def async_chains(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: 
                  limit: LimitOption = 100, as_json: JsonOption = False) -> None:
     """Async state machines as chains, innermost await first, stuck chains first (dumpasync)."""
     def run() -> None:
-        check_count("limit", limit)
+        check_count("limit", limit, None)
         with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.async_chains(limit, str(symbols) if symbols else None)
         if as_json:
@@ -126,7 +126,7 @@ def exceptions(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: Sy
                limit: LimitOption = 100, as_json: JsonOption = False) -> None:
     """Exception objects on the heap, threads' current ones (a crash's) first, with stack and inner."""
     def run() -> None:
-        check_count("limit", limit)
+        check_count("limit", limit, None)
         with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.exceptions(limit, str(symbols) if symbols else None)
         if as_json:

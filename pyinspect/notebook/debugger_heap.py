@@ -11,7 +11,7 @@ from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.notebook.progress import walk_progress
 from pyinspect.session.heap_queries import retention_answer
 from pyinspect.session.heap_terms import parse_address
-from pyinspect.session.row_limits import MAX_PATHS, check_count
+from pyinspect.session.row_limits import check_count
 
 if TYPE_CHECKING:
     from pyinspect.session.debug_session import Session
@@ -24,13 +24,13 @@ class HeapPathMethods:
 
     def path_to_root(self, target: int | str, max_paths: int = 5, frame_index: int = 0,
                      thread_id: int | None = None, progress: bool = True) -> RetentionPaths:
-        """Why is this object alive: up to max_paths (1-10) shortest paths from its roots, each
+        """Why is this object alive: up to max_paths shortest paths from its roots, each
         step named; a root on a thread's stack names its frame's local (``root.local``). ``target`` is an
         address (an int or ``"0x..."``) or an expression in scope at the stop. The graph is
         built at the first call after each stop (a progress bar), then reused.
         Raises NotPausedError, VariableUnavailableError, InvalidParameterError.
         Example: ``dbg.path_to_root("orders").paths[0].root.local``"""
-        check_count("max_paths", max_paths, MAX_PATHS)
+        check_count("max_paths", max_paths, None)
         heaps = self.session.heaps
         address = self._address_of(target, frame_index, thread_id)
         with walk_progress(progress and not heaps.graph_ready()) as advance:

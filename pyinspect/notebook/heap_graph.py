@@ -17,7 +17,7 @@ from pyinspect.notebook.progress import walk_progress
 from pyinspect.session import heap_queries as queries
 from pyinspect.session.heap_terms import HeapGraph, Snapshot, diff_snapshots, parse_address
 from pyinspect.session.heap_workspace import HeapWorkspace
-from pyinspect.session.row_limits import MAX_PATHS, check_count, first_rows
+from pyinspect.session.row_limits import check_count, first_rows
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -66,35 +66,35 @@ class GraphMethods:
 
     def instances(self, type_name: str, start: int = 0, count: int = 100) -> pd.DataFrame:
         """Instances of a type (address, size, generation, live, retained_size), a page of
-        count (1-1000) from start. Raises InvalidParameterError, UnknownTypeError.
+        count from start. Raises InvalidParameterError, UnknownTypeError.
         Example: ``heap.instances("App.Order")``"""
-        check_count("count", count)
+        check_count("count", count, None)
         answer = queries.instances_answer(*self._graph_and_source(), type_name, start, count)
         return _frame(answer.instances, answer.completeness, answer.truncated)
 
     def retained(self, addresses: Sequence[int | str] | None = None, top: int | None = 20,
                  by_type: bool = False) -> pd.DataFrame:
-        """Retained sizes of the given objects (addresses, at most 100), else the top (1-1000;
-        None: every) retainers, or (by_type=True) per type. Raises NotAnObjectError,
+        """Retained sizes of the given objects (addresses, at most 100), else the top (None:
+        every) retainers, or (by_type=True) per type. Raises NotAnObjectError,
         InvalidParameterError. Example: ``heap.retained(top=10)``"""
-        check_count("top", top)
+        check_count("top", top, None)
         wanted = queries.check_addresses(addresses, by_type)
         answer = queries.retained_answer(*self._graph_and_source(), wanted, top, by_type)
         rows = answer.types if by_type else answer.objects
         return _frame(rows or (), answer.completeness, answer.truncated)
 
     def path_to_root(self, address: int | str, max_paths: int = 5) -> RetentionPaths:
-        """Why is this object alive: up to max_paths (1-10) shortest paths from its roots, each
+        """Why is this object alive: up to max_paths shortest paths from its roots, each
         step named (RetentionPaths; whether the heap was read whole: :meth:`completeness`).
         Raises NotAnObjectError, InvalidParameterError. Example: ``heap.path_to_root("0x7f3a10")``"""
-        check_count("max_paths", max_paths, MAX_PATHS)
+        check_count("max_paths", max_paths, None)
         where = parse_address(address)
         return queries.retention_answer(*self._graph_and_source(), where, max_paths).retention
 
     def duplicate_strings(self, top: int | None = 50) -> pd.DataFrame:
         """Strings held more than once (value, count, wasted bytes), most wasteful first; the
-        top (1-1000; None: every) rows, each value whole. Example: ``heap.duplicate_strings(10)``"""
-        check_count("top", top)
+        top (None: every) rows, each value whole. Example: ``heap.duplicate_strings(10)``"""
+        check_count("top", top, None)
         answer = queries.strings_answer(*self._graph_and_source(), top, max_chars=None)
         return _frame(answer.strings, answer.completeness, answer.truncated)
 
@@ -117,8 +117,8 @@ class GraphMethods:
 
 def diff(a: Snapshot, b: Snapshot, top: int | None = None) -> pd.DataFrame:
     """Per type change from a to b (count_delta, size_delta, retained_delta), growth first;
-    the top (1-1000; None: every) rows.
+    the top (None: every) rows.
     Example: ``pyinspect.diff(Snapshot.load("before.snap"), heap.snapshot())``"""
-    check_count("top", top)
+    check_count("top", top, None)
     rows, truncated = first_rows(diff_snapshots(a, b), top)
     return _frame(rows, Completeness.of([a.completeness, b.completeness]), truncated)

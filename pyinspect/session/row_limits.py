@@ -2,8 +2,9 @@
 the notebook and the command line check a count here before any heap walk starts (a bad
 count never costs a walk) and cut their rows here, saying whether rows were left out.
 
-A count is 1 to its bound; ``None`` asks for every row (the notebook and the command line
-offer it to a person; the MCP tools, whose answers go into a model's context, never do).
+A count is 1 to its bound. The bounds guard a model's context, so they hold for the MCP
+tools; a person (the notebook, the command line) passes no bound and may ask for any number
+of rows, or ``None`` for every row.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ MAX_SEGMENTS = 200
 MAX_PATHS = 10
 
 
-def check_count(name: str, value: int | None, limit: int = MAX_ROWS) -> int | None:
-    """value when it is 1-limit or None (every row); else INVALID_PARAMETER naming the bound."""
-    if value is not None and not 1 <= value <= limit:
-        raise InvalidParameterError(f"{name} must be 1-{limit}, got {value}", parameter=name)
-    return value
+def check_count(name: str, value: int | None, limit: int | None = MAX_ROWS) -> int | None:
+    """value when it is 1-limit (at least 1 when limit is None) or None (every row); else
+    INVALID_PARAMETER naming the bound."""
+    if value is None or (value >= 1 and (limit is None or value <= limit)):
+        return value
+    bound = "at least 1" if limit is None else f"1-{limit}"
+    raise InvalidParameterError(f"{name} must be {bound}, got {value}", parameter=name)
 
 
 def first_rows(rows: Sequence[T], top: int | None) -> tuple[tuple[T, ...], bool]:

@@ -21,6 +21,12 @@ def test_a_count_out_of_its_bound_is_refused_naming_the_bound(value: int, limit:
         check_count("top", value, limit)
 
 
+def test_a_person_passes_no_bound_and_may_ask_for_any_number_of_rows() -> None:
+    assert check_count("top", MAX_ROWS * 10, None) == MAX_ROWS * 10
+    with pytest.raises(InvalidParameterError, match="top must be at least 1, got 0"):
+        check_count("top", 0, None)
+
+
 def test_the_cut_keeps_the_first_rows_and_says_whether_any_were_left_out() -> None:
     rows = ["a", "b", "c"]
     assert first_rows(rows, 2) == (("a", "b"), True)
