@@ -166,6 +166,9 @@ class DumpChild:
 
 
 _Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
+_NO_RUNTIME_FILES = {"DOTNET_EnableDiagnostics": "0"}
+"""Nothing debugs or traces a dump's reader: its runtime opens no debugger pipes or diagnostics
+socket (files in the temp folder that a process ending with os._exit or a kill leaves behind)."""
 _early: list[_Spawned] = []
 
 
@@ -195,7 +198,7 @@ def _spawn() -> _Spawned:
     with child:
         process = subprocess.Popen([sys.executable, "-m", "pyinspect.heap.dump_child", str(child.fileno())],
                                    pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
-                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1"})
+                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1", **_NO_RUNTIME_FILES})
     return process, Connection(parent.detach()), stderr
 
 

@@ -36,6 +36,7 @@ from pyinspect.session.stack_names import name_at_stop
 
 __all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken"]
 
+
 class BuildCancelled(Exception):
     """The caller withdrew the request while the graph was being built."""
 
