@@ -185,9 +185,12 @@ class Tasks(Extension):
                 task.finish("cancelled", f"cancelled by the client: {task.message or 'stopped'}")
                 return
             task.answer = answer if isinstance(answer, CallToolResult) else CallToolResult.model_validate(answer)
-        except Exception as exc:  # noqa: BLE001 - a protocol error or a bug: the task failed with it
+        except Exception as exc:  # a protocol error or a bug: the task failed with it
+            if not isinstance(exc, MCPError):
+                log.error("task %s (%s) failed unexpectedly", task.task_id[:8], tool, exc_info=exc)
             task.raised = exc
-            task.finish("failed", f"{tool} failed: {exc}")
+            message = exc.error.message if isinstance(exc, MCPError) else f"internal error: {type(exc).__name__}"
+            task.finish("failed", f"{tool} failed: {message}")
             return
         stopped = " (cancel asked, but it cannot stop halfway)" if task.stop.is_set() else ""
         task.finish("completed", f"{tool} completed{stopped}")
