@@ -38,6 +38,7 @@ from pyinspect.session.heap_sources import DebuggeeLink
 from pyinspect.session.heap_workspace import HeapWorkspace
 from pyinspect.session.program_output import OutputBuffer
 from pyinspect.session.recordings import Recordings
+from pyinspect.session.snapshot_book import SnapshotBook
 from pyinspect.session.state import DebuggeeState, LaunchMode, ended, not_running
 from pyinspect.session.stop_reader import ResolvedValue, StopReader
 
@@ -59,7 +60,9 @@ record the death (and what became of the debuggee)."""
 class Session:
     """Thread-safe: MCP tools call it from worker threads, events arrive on the reader."""
 
-    def __init__(self, adapter: str = "pyinspect") -> None:
+    def __init__(self, adapter: str = "pyinspect", snapshots: SnapshotBook | None = None) -> None:
+        """``snapshots``: the book its heap workspace keeps snapshots in, when shared with a
+        client's other Sessions (pyinspect.session.snapshot_book)."""
         self.adapter_kind = adapter
         self.breakpoints = BreakpointTable()
         self._breakpoint_control = BreakpointControl(self.breakpoints, self._live_client)
@@ -71,7 +74,7 @@ class Session:
         self.stop_reader = StopReader(self)
         self.output = OutputBuffer()
         self.heaps = HeapWorkspace(DebuggeeLink(self.debuggee, lambda: self.client, self.debuggee_pid,
-                                                self.require_paused, self.resolve_value))
+                                                self.require_paused, self.resolve_value), snapshots)
         self.recordings = Recordings(self.debuggee, self.debuggee_pid)
 
     # ---- lifecycle -------------------------------------------------------------------
