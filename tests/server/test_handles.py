@@ -23,14 +23,14 @@ from test_http_sessions import session_client
 from test_transports import TOKEN, authorized_client, serving_http
 
 pytestmark = pytest.mark.asyncio
-IDLE = 3.0
+IDLE = 2.0
 LEAKED = "LeakStory.LeakedSession"
 
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
     env = {**os.environ, "PYINSPECT_HTTP_TOKEN": TOKEN}
-    with serving_http("--session-idle-timeout", str(IDLE), env=env) as (served, _):
+    with serving_http(env=env) as (served, _):
         yield served
 
 
@@ -99,9 +99,18 @@ async def test_one_client_diffs_two_dumps_by_their_handles(port: int, leak: tupl
         leaked = next(row for row in diff["changes"] if row["type"] == LEAKED)
         assert leaked["countDelta"] == batch, leaked
 
-        await asyncio.sleep(IDLE + 2.5)  # the sweeper closes both dumps' handles
-        code, message = await refused(client, "heap_stats", handle=first)
-        assert code == "HANDLE_CLOSED" and "expired" in message, message
+
+async def test_an_idle_handle_expires_with_what_it_holds(leak: tuple[Any, Path]) -> None:
+    """A server of its own with a short idle timeout, so no other test's handle can expire
+    while a slow step (a dump of a busy machine) keeps it idle."""
+    proc, _ = leak
+    env = {**os.environ, "PYINSPECT_HTTP_TOKEN": TOKEN}
+    with serving_http("--session-idle-timeout", str(IDLE), env=env) as (port, _):
+        async with authorized_client(port) as client:
+            handle = (await call_ok(client, "heap_attach", pid=proc.pid))["handle"]
+            await asyncio.sleep(IDLE + 2.5)  # the sweeper closes the idle heap's handle
+            code, message = await refused(client, "heap_stats", handle=handle)
+            assert code == "HANDLE_CLOSED" and "expired" in message, message
 
 
 async def _dump_and_snapshot(client: Client, pid: int, path: Path) -> str:
