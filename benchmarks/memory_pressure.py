@@ -11,9 +11,10 @@ needs root and a writable memory cgroup); the target stays outside. Runs:
 unconstrained (a cgroup without a limit, to measure its peak), then with --limit each
 checkout given by --before (the code before a change) and this one. The limit should be below
 what memory mode needs and above the runtime plus disk mode. Printed per run: exit (-9: killed),
-the cgroup's OOM kills, wall seconds, the cgroup's peak (anonymous memory and page cache, the
-dump's mapping included), whether the arrays were on disk, and whether the answers equal the
-unconstrained run's.
+the cgroup's OOM kills, wall seconds, the cgroup's peak (anonymous memory and page cache: in
+disk mode the arrays' file pages fill it up to the limit and are written back), its peak
+anonymous memory (sampled every 20 ms), whether the arrays were on disk, and whether the
+answers equal the unconstrained run's.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -32,12 +34,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from heap_scale import app_heap
 from support.memory_cgroup import MemoryCgroup, memory_cgroup
-from support.targets import target_dll, wait_for_file
 
 from pyinspect.heap import create_dump
-from pyinspect.targets.dotnet_paths import dotnet_host
 
 # Runs in the cgroup: one source, every graph phase, the answers and the store on one JSON line.
 ANALYSE = r"""
@@ -67,17 +69,28 @@ def analyse(checkout: Path, source: str, where: str, limit: int | None, timeout:
         start = time.perf_counter()
         proc = subprocess.Popen(group.wrap([str(python), "-c", ANALYSE, str(checkout), source, where]), cwd=checkout,
                                 env=env, stdout=subprocess.PIPE, text=True)
+        anonymous: list[int] = []
+        sampler = threading.Thread(target=_sample_anonymous, args=(group, proc, anonymous), daemon=True)
+        sampler.start()
         try:
             out, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             out, _ = proc.communicate()
         wall = time.perf_counter() - start
-        row = _measured(group, proc.returncode, wall)
+        sampler.join()
+        row = {**_measured(group, proc.returncode, wall), "peak_anon": max(anonymous, default=0)}
     lines = out.strip().splitlines()
     if proc.returncode == 0 and lines:
         row.update(json.loads(lines[-1]))
     return row
+
+
+def _sample_anonymous(group: MemoryCgroup, proc: subprocess.Popen[str], samples: list[int]) -> None:
+    """The cgroup's anonymous memory every 20 ms while proc runs."""
+    while proc.poll() is None:
+        samples.append(group.anonymous())
+        time.sleep(0.02)
 
 
 def _measured(group: MemoryCgroup, code: int, wall: float) -> dict[str, Any]:
@@ -86,42 +99,34 @@ def _measured(group: MemoryCgroup, code: int, wall: float) -> dict[str, Any]:
 
 def run(count: int, sources: list[str], checkouts: list[Path], limit: int, timeout: float) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="memory-pressure-") as scratch:
-        ready = Path(scratch) / "ready.json"
-        target = subprocess.Popen([str(dotnet_host()), str(target_dll("HeapTruth")), "app", str(count), str(ready)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
-        try:
-            wait_for_file(ready, timeout=3600, proc=target)
-            for source in sources:
-                where = str(target.pid) if source == "live" else str(create_dump(target.pid, Path(scratch) / "h.dmp",
-                                                                                   timeout=3600))
-                free = {"source": source, "count": count, "code": ROOT.name, "limit": None,
-                        **analyse(ROOT, source, where, None, timeout)}
-                rows.append(free)
-                print(json.dumps(free), file=sys.stderr)
-                for checkout in checkouts:
-                    row = {"source": source, "count": count, "code": checkout.name, "limit": limit,
-                           **analyse(checkout, source, where, limit, timeout)}
-                    row["equal"] = row.get("answers") == free.get("answers") if "answers" in row else None
-                    rows.append(row)
-                    print(json.dumps(row), file=sys.stderr)
-        finally:
-            target.kill()
-            target.wait(timeout=60)
+    with tempfile.TemporaryDirectory(prefix="memory-pressure-") as scratch, app_heap(count, Path(scratch)) as target:
+        for source in sources:
+            where = str(target.pid) if source == "live" else str(create_dump(target.pid, Path(scratch) / "h.dmp",
+                                                                               timeout=3600))
+            free = {"source": source, "count": count, "code": ROOT.name, "limit": None,
+                    **analyse(ROOT, source, where, None, timeout)}
+            rows.append(free)
+            print(json.dumps(free), file=sys.stderr)
+            for checkout in checkouts:
+                row = {"source": source, "count": count, "code": checkout.name, "limit": limit,
+                       **analyse(checkout, source, where, limit, timeout)}
+                row["equal"] = row.get("answers") == free.get("answers") if "answers" in row else None
+                rows.append(row)
+                print(json.dumps(row), file=sys.stderr)
     return rows
 
 
 def report(rows: list[dict[str, Any]]) -> None:
     mib = 2**20
     print(f"{'code':>14} {'source':>6} {'objects':>12} {'limit MiB':>9} {'exit':>5} {'OOM kills':>9} {'wall s':>7} "
-          f"{'peak MiB':>8} {'arrays':>7} {'answers':>8}")
+          f"{'peak MiB':>8} {'anon MiB':>8} {'arrays':>7} {'answers':>8}")
     for r in rows:
         limit = f"{r['limit'] // mib}" if r["limit"] else "none"
         objects = f"{r['answers']['objects']:,}" if "answers" in r else f"~{r['count']:,}"
         where = "-" if "answers" not in r else ("disk" if r["work_folder"] else "memory")
         equal = {None: "-", True: "equal", False: "DIFFER"}[r.get("equal")] if r["limit"] else "(truth)"
         print(f"{r['code']:>14} {r['source']:>6} {objects:>12} {limit:>9} {r['exit']:>5} {r['oom_kills']:>9} "
-              f"{r['wall']:>7.1f} {r['peak'] / mib:>8.0f} {where:>7} {equal:>8}")
+              f"{r['wall']:>7.1f} {r['peak'] / mib:>8.0f} {r['peak_anon'] / mib:>8.0f} {where:>7} {equal:>8}")
 
 
 def _bytes(text: str) -> int:

@@ -34,6 +34,15 @@ class MemoryCgroup:
         """The most memory (anonymous and page cache) charged to the cgroup so far."""
         return _number(self.folder / ("memory.peak" if self.v2 else "memory.max_usage_in_bytes"))
 
+    def anonymous(self) -> int:
+        """Anonymous memory charged to the cgroup now (its processes' own, without page cache)."""
+        key = "anon" if self.v2 else "total_rss"
+        for line in (self.folder / "memory.stat").read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+        return 0
+
     def oom_kills(self) -> int:
         """Processes the kernel killed in this cgroup for going over its limit."""
         name = "memory.events" if self.v2 else "memory.oom_control"
