@@ -78,10 +78,22 @@ def _own_path(v2: bool) -> str:
     return "/"
 
 
+def _own_folder(mount: Path) -> Path:
+    """Our v1 memory cgroup's folder: its path less the mount's root (a container without a
+    cgroup namespace sees its full path but has only its own part mounted)."""
+    path = _own_path(False)
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        fields = line.split(" ")
+        if Path(fields[4]) == mount and path.startswith(fields[3]):
+            path = path[len(fields[3]):]
+    folder = mount / path.lstrip("/")
+    return folder if folder.is_dir() else mount
+
+
 def _parent() -> MemoryCgroup:
     v1, v2 = _mounts()
     if v1 is not None:
-        return MemoryCgroup(v1 / _own_path(False).lstrip("/"), v2=False)
+        return MemoryCgroup(_own_folder(v1), v2=False)
     if v2 is not None and "memory" in (v2 / "cgroup.subtree_control").read_text().split():
         return MemoryCgroup(v2, v2=True)
     raise RuntimeError("no writable memory cgroup: cgroup v1's memory hierarchy is not mounted and cgroup v2's "
