@@ -186,7 +186,8 @@ def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, d
 
 
 def _dump_readers() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children() if "pyinspect.heap.dump_child" in " ".join(p.cmdline())]
+    """The dump reader processes (the heap helper run as its own process: heap.dump_child)."""
+    return [p for p in psutil.Process().children() if "PyInspect.Heap.dll" in " ".join(p.cmdline())]
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
