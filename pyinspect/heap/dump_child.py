@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 import threading
 import weakref
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO, Any
@@ -51,11 +52,8 @@ class DumpChild:
 
     def __init__(self, path: str, options: dict[str, Any]) -> None:
         """options: dac, dac_search_path and offline, as pyinspect.targets.dac_sources reads them."""
-        from pyinspect.targets.dac_sources import dac_sources_json
-
-        sources = dac_sources_json(Path(path), dac=options.get("dac"), search_path=options.get("dac_search_path"),
-                                   offline=options.get("offline"))
-        self._open: list[Any] = ["open", path, sources]
+        self._path = path
+        self._open = _open_request(path, options)
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
@@ -99,23 +97,27 @@ class DumpChild:
             self._stop()
 
     def _start(self, step: str) -> None:
-        self._process, self._conn, self._stderr = _take_early() or _spawn()
+        (self._process, self._conn, self._stderr), opened = _take_early(self._open) or (_spawn(self._path), False)
         weakref.finalize(self, _end, self._process)  # a reader dropped unclosed (a notebook) ends its child
         self._released = []
         try:
-            self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
+            self._exchange(None if opened else self._open, "open" if step == "open" else f"open again before {step}",
+                           {})
         except PyInspectError:
             self._stop()  # no DAC, not a dump: no child is left waiting
             raise
 
-    def _exchange(self, request: list[Any], step: str, context: dict[str, Any]) -> Any:
+    def _exchange(self, request: list[Any] | None, step: str, context: dict[str, Any]) -> Any:
+        """Send request and read its answer; None: read the answer to the request sent as the child started."""
         assert self._conn is not None and self._stderr is not None
         # what the child writes during this call only (its breadcrumbs): the file's offset is
         # shared with the child, which writes nothing between calls
-        self._stderr.seek(0)
-        self._stderr.truncate()
+        if request is not None:
+            self._stderr.seek(0)
+            self._stderr.truncate()
         try:
-            self._conn.send_bytes(json.dumps(request).encode())
+            if request is not None:
+                self._conn.send_bytes(json.dumps(request).encode())
             if not self._conn.poll(self._timeout):
                 assert self._process is not None
                 self._process.kill()
@@ -172,15 +174,34 @@ class DumpChild:
 
 
 _Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
-_early: list[_Spawned] = []
 
 
-def start_early() -> None:
+@dataclass(frozen=True)
+class _Early:
+    """A dump reader started before it was asked for, and the open request already sent to it."""
+
+    spawned: _Spawned
+    opening: list[Any] | None
+
+
+_early: list[_Early] = []
+
+
+def start_early(path: str, dac: str | None = None, offline: bool | None = None) -> None:
     """Start a dump reader before it is asked for: a one-shot command (``pyinspect heap stats
-    --dump``) starts it first thing, so the child loads CoreCLR while the parent loads the
-    command line; the next DumpChild takes it."""
-    if not _early:
-        _early.append(_spawn())
+    --dump``) starts it first thing, with the dump and the DAC options its command line
+    names, so the child starts, reads the file and opens the dump with its DAC while the
+    parent loads the command line. The next DumpChild takes it when it opens the same dump
+    with the same DAC sources (else it ends it and starts its own)."""
+    if _early:
+        return
+    spawned = _spawn(path)
+    try:
+        opening: list[Any] | None = _open_request(path, {"dac": dac, "offline": offline})
+        spawned[1].send_bytes(json.dumps(opening).encode())
+    except (PyInspectError, OSError):
+        opening = None  # the DumpChild's own open says why
+    _early.append(_Early(spawned, opening))
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
@@ -189,20 +210,40 @@ def _end(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=10)
 
 
-def _take_early() -> _Spawned | None:
-    return _early.pop() if _early else None
+def _take_early(opening: list[Any]) -> tuple[_Spawned, bool] | None:
+    """The reader started early, and whether it was sent this very open request (its answer
+    is the caller's); None when none was started or it opens another dump (it is ended)."""
+    if not _early:
+        return None
+    early = _early.pop()
+    if early.opening is None or early.opening == opening:
+        return early.spawned, early.opening is not None
+    process, conn, stderr = early.spawned
+    conn.close()
+    _end(process)
+    stderr.close()
+    return None
 
 
-def _spawn() -> _Spawned:
-    """A child process reading calls from one end of a socket pair; its output goes to a
-    temporary file whose last lines say why it ended, if it does."""
+def _open_request(path: str, options: dict[str, Any]) -> list[Any]:
+    """The child's open request: the dump and its DAC sources (pyinspect.targets.dac_sources)."""
+    from pyinspect.targets.dac_sources import dac_sources_json, is_offline
+
+    sources = dac_sources_json(Path(path), dac=options.get("dac"), search_path=options.get("dac_search_path"),
+                               offline=is_offline(options.get("offline")))
+    return ["open", path, sources]
+
+
+def _spawn(path: str) -> _Spawned:
+    """A child process reading calls from one end of a socket pair, reading the dump at path
+    meanwhile; its output goes to a temporary file whose last lines say why it ended, if it does."""
     from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
     command = [str(dotnet_host()), str(dotnet_tool("PyInspect.Heap"))]
     parent, child = socket.socketpair()
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
     with child:
-        process = subprocess.Popen([*command, str(child.fileno())],
+        process = subprocess.Popen([*command, str(child.fileno()), path],
                                    pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
                                    stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1"})
     return process, Connection(parent.detach()), stderr

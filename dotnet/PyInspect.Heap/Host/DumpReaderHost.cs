@@ -7,8 +7,9 @@ namespace PyInspect.Heap;
 
 /// <summary>
 /// The dump reader process (pyinspect/heap/dump_child.py starts it as
-/// <c>dotnet PyInspect.Heap.dll FD</c>): it opens one dump and answers the named calls its
-/// parent sends over the socket FD, until the parent closes or goes. A fault inside the DAC
+/// <c>dotnet PyInspect.Heap.dll FD [DUMP]</c>): it opens one dump and answers the named calls
+/// its parent sends over the socket FD, until the parent closes or goes. Given the dump's
+/// path, it reads the file while the parent still loads and prepares the DAC sources. A fault inside the DAC
 /// on a damaged dump ends this process only; the parent answers DUMP_DAMAGED. A native
 /// process, so a one-shot command pays neither a second Python nor pythonnet's start.
 ///
@@ -24,15 +25,17 @@ public static class DumpReaderHost
 
     public static int Main(string[] args)
     {
-        if (args.Length != 1 || !int.TryParse(args[0], out int fd))
+        if (args.Length is < 1 or > 2 || !int.TryParse(args[0], out int fd))
         {
-            Console.Error.WriteLine("usage: PyInspect.Heap FD (the dump reader's socket, from pyinspect)");
+            Console.Error.WriteLine("usage: PyInspect.Heap FD [DUMP] (the dump reader's socket, from pyinspect; the dump it will open)");
             return 2;
         }
         EndWithParent();
         using var socket = new Socket(new SafeSocketHandle(fd, ownsHandle: true));
         var frames = new Frames(new NetworkStream(socket, ownsSocket: false));
         using var calls = new NamedCalls();
+        if (args.Length == 2)
+            calls.ReadAhead(args[1]);
         while (frames.Read() is { } request)
         {
             using JsonDocument document = JsonDocument.Parse(request);

@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Text.Json;
+using Microsoft.Diagnostics.Runtime;
 
 namespace PyInspect.Heap;
 
@@ -17,11 +18,27 @@ public sealed class NamedCalls : IDisposable
     private readonly Dictionary<long, object> _objects = [];
     private long _next = 1;
 
-    /// <summary>Open the dump as the table's first object (sourcesJson: pyinspect's dac_sources_json).</summary>
+    private string? _readAheadPath;
+    private DataTarget? _readAhead;
+
+    /// <summary>Read the dump's file while the parent still prepares its first request.</summary>
+    public void ReadAhead(string path)
+    {
+        _readAheadPath = path;
+        _readAhead = HeapTarget.ReadAhead(path);
+    }
+
+    /// <summary>Open the dump as the table's first object (sourcesJson: pyinspect's dac_sources_json),
+    /// from its read-ahead file when that is the same path.</summary>
     public void OpenDump(string path, string sourcesJson)
     {
+        DataTarget? readAhead = _readAheadPath == path ? _readAhead : null;
+        if (readAhead is null)
+            _readAhead?.Dispose();
+        _readAhead = null;
+        _readAheadPath = null;
         _objects.Clear();
-        _objects[0] = HeapTarget.OpenDump(path, sourcesJson);
+        _objects[0] = HeapTarget.OpenDump(path, sourcesJson, readAhead);
     }
 
     public void Release(long id) => _objects.Remove(id);
@@ -55,6 +72,8 @@ public sealed class NamedCalls : IDisposable
     /// <summary>Dispose of the target and forget every object.</summary>
     public void Dispose()
     {
+        _readAhead?.Dispose();
+        _readAhead = null;
         _objects.TryGetValue(0, out object? target);
         _objects.Clear();
         (target as IDisposable)?.Dispose();
