@@ -44,6 +44,8 @@ public static class DumpReaderHost
             Reply(frames, () => Serve(calls, kind, message));
             if (kind == "close")
                 break;
+            if (kind == "open")
+                calls.Prepare();  // while the parent prepares its first question
         }
         Console.Error.Flush();
         Exit(0);  // the target is disposed: nothing is left for the runtime's shutdown to do

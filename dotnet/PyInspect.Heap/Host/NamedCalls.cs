@@ -41,6 +41,20 @@ public sealed class NamedCalls : IDisposable
         _objects[0] = HeapTarget.OpenDump(path, sourcesJson, readAhead);
     }
 
+    /// <summary>What every question reads first (<see cref="HeapTarget.Prepare"/>), done after the
+    /// open is answered; a failure here is left for the question that reads it to report.</summary>
+    public void Prepare()
+    {
+        try
+        {
+            (_objects.GetValueOrDefault(0) as HeapTarget)?.Prepare();
+        }
+        catch (Exception)
+        {
+            // the first question reads the same and says why
+        }
+    }
+
     public void Release(long id) => _objects.Remove(id);
 
     /// <summary>One call's answer: a plain value, or <see cref="HeldObject"/> for an object kept here.

@@ -168,6 +168,15 @@ public sealed class HeapTarget : IDisposable
         }
     }
 
+    /// <summary>ClrMD's heap and its segments, which it keeps until <see cref="Flush"/> and every
+    /// question reads (the triage questions for their locks, exceptions and completeness): the
+    /// dump reader builds them while it waits for its first request after the open.</summary>
+    public void Prepare()
+    {
+        Breadcrumbs.Say("the heap's segments");
+        _ = Runtime.Heap.Segments;
+    }
+
     /// <summary>Drop ClrMD's cached memory and heap state: call after the target ran.</summary>
     public void Flush()
     {
