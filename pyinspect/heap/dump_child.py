@@ -174,6 +174,9 @@ class DumpChild:
 
 
 _Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
+_NO_RUNTIME_FILES = {"DOTNET_EnableDiagnostics": "0"}
+"""Nothing debugs or traces a dump's reader: its runtime opens no debugger pipes or diagnostics
+socket (files in the temp folder that a process ending with _exit or a kill leaves behind)."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +248,7 @@ def _spawn(path: str) -> _Spawned:
     with child:
         process = subprocess.Popen([*command, str(child.fileno()), path],
                                    pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
-                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1"})
+                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1", **_NO_RUNTIME_FILES})
     return process, Connection(parent.detach()), stderr
 
 

@@ -38,7 +38,7 @@ from pyinspect.session.heap_sources import DebuggeeLink
 from pyinspect.session.heap_workspace import HeapWorkspace
 from pyinspect.session.program_output import OutputBuffer
 from pyinspect.session.recordings import Recordings
-from pyinspect.session.state import DebuggeeState, LaunchMode
+from pyinspect.session.state import DebuggeeState, LaunchMode, ended, not_running
 from pyinspect.session.stop_reader import ResolvedValue, StopReader
 
 if TYPE_CHECKING:
@@ -212,7 +212,7 @@ class Session:
     def snapshot(self, timed_out: bool | None = None) -> SessionState:
         adapter = self._adapter
         if adapter is not None and not adapter.is_alive:
-            self.debuggee.wait_until_ended(_DEATH_RECORDED_SECONDS)  # so the answer says what became of it
+            self.debuggee.wait_for(ended, _DEATH_RECORDED_SECONDS)  # so the answer says what became of it
         view = self.debuggee.view()
         answer = SessionState(state=view.state, pid=view.pid, program=view.program, mode=view.mode,
                               adapter=adapter.kind if adapter else None, exit_code=view.exit_code,
@@ -252,7 +252,7 @@ class Session:
     def wait(self, timeout: float) -> SessionState:
         """Block until paused or exited, at most `timeout` seconds."""
         self.require_session()
-        return self.snapshot(timed_out=self.debuggee.wait_while_running(timeout))
+        return self.snapshot(timed_out=not self.debuggee.wait_for(not_running, timeout))
 
     def current_thread(self) -> int | None:
         stop = self.debuggee.current_stop
