@@ -163,6 +163,25 @@ def test_a_reader_process_that_stops_answering_is_stopped_and_answered_dump_dama
         assert reader.threads_report().completeness.complete
 
 
+def test_a_reader_started_early_is_taken_only_by_the_dump_it_opened(dumps: Dumps) -> None:
+    """A --dump command starts its reader as it starts (heap.dump_child.start_early), opening that
+    dump: an open of the same dump takes it; an open of another ends it and reads the other."""
+    from pyinspect.heap.dump_child import start_early
+
+    start_early(str(dumps.clean))
+    early = {p.pid for p in _dump_readers()}
+    with HeapReader.open_dump(dumps.clean) as reader:
+        assert reader.reader_pid in early
+        assert reader.stats().completeness.complete
+    start_early(str(dumps.clean))
+    early = {p.pid for p in _dump_readers()}
+    assert early
+    with HeapReader.open_dump(dumps.zeroed) as reader:
+        assert reader.reader_pid not in early
+        assert _names_the_zeroed_segment(reader.stats().completeness.model_dump(by_alias=True), dumps)
+        assert not early & {p.pid for p in _dump_readers()}  # ended and reaped
+
+
 def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, dict[str, Any], Path],
                                                           dumps: Dumps) -> None:
     """What a read again after a fault does (heap.skipped_steps): the step the fault was in is
@@ -186,7 +205,8 @@ def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, d
 
 
 def _dump_readers() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children() if "pyinspect.heap.dump_child" in " ".join(p.cmdline())]
+    """The dump reader processes (the heap helper run as its own process: heap.dump_child)."""
+    return [p for p in psutil.Process().children() if "PyInspect.Heap.dll" in " ".join(p.cmdline())]
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
