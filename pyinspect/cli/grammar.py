@@ -56,8 +56,9 @@ WorkFolderOption = Annotated[Path | None, typer.Option(
     "--work-folder", help="where a heap graph too large for memory keeps its arrays (memory-mapped files; default: "
                           "the temp folder)")]
 MemoryLimitOption = Annotated[str | None, typer.Option(
-    "--memory-limit", help="memory a heap graph may take, e.g. 8G (default: the machine's available memory); "
-                           "beyond it the graph's arrays go to the work folder")]
+    "--memory-limit", help="memory a heap graph may take, e.g. 8G (default: the machine's available memory, or "
+                           "less under a container's or cgroup's limit); beyond it the graph's arrays go to the "
+                           "work folder")]
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 

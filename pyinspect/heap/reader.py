@@ -181,7 +181,8 @@ class HeapReader:
               memory_limit: int = 0) -> HeapGraph:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes. Its arrays
         go to files in work_folder (default: the temp folder) when they would not fit in
-        memory_limit bytes (0: the machine's available memory); summary().work_folder says so."""
+        memory_limit bytes (0: the machine's available memory, or its cgroup's if less);
+        summary().work_folder says so."""
         from pyinspect.heap.graph import HeapGraph
 
         def build(skip: str) -> tuple[Ref, int]:

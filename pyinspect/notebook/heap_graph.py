@@ -46,8 +46,9 @@ class GraphMethods:
               memory_limit: int = 0) -> HeapGraph:
         """The heap graph snapshot, built on first use (with a progress bar unless
         progress=False) and again with refresh=True. A graph that would not fit in memory_limit
-        bytes (0: the machine's available memory) keeps its arrays in files of work_folder (default:
-        the temp folder); ``summary().work_folder`` says so. Raises HeapReadError.
+        bytes (0: the machine's available memory, or its container's or cgroup's if less) keeps its
+        arrays in files of work_folder (default: the temp folder); ``summary().work_folder`` says so.
+        Raises HeapReadError.
         Example: ``heap.graph(work_folder="/big").summary()``"""
         return self._graph_and_source(refresh, progress, work_folder, memory_limit)[0]
 
