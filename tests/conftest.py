@@ -1,4 +1,5 @@
 import os
+import resource
 import sys
 import time
 from collections.abc import Iterator
@@ -14,6 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # Every model the C# helpers' JSON is read into refuses a field it does not declare
 # (pyinspect.models.wire), here and in the pyinspect processes the tests start.
 os.environ["PYINSPECT_WIRE_STRICT"] = "1"
+
+# Programs the tests make crash (a dump reader faulted on purpose) leave no core file behind.
+resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -127,9 +127,19 @@ class DumpChild:
             raise self._died(step, context) from exc
         return _answer(reply, context)
 
-    def _died(self, step: str, context: dict[str, Any], how: str | None = None) -> DumpDamagedError:
-        """The child ended mid-call: say how, during which step, and what it printed last."""
+    def _died(self, step: str, context: dict[str, Any], how: str | None = None) -> PyInspectError:
+        """The child ended mid-call: say how, during which step, and what it printed last. A
+        SIGKILL we did not send is no fault of the dump (a DAC fault is SIGSEGV, SIGBUS or
+        SIGABRT): most often the kernel's out-of-memory killer."""
         status = self._process.wait(timeout=30) if self._process is not None else None
+        if how is None and status == -signal.SIGKILL:
+            self._stop()
+            self.generation += 1
+            return HeapReadError(
+                f"the dump reader process was killed (SIGKILL) during {step}, not by pyinspect and not by "
+                "the dump: most often the kernel's out-of-memory killer (see dmesg; a container's or cgroup's "
+                "memory limit); --memory-limit (memory_limit=) puts the heap graph's arrays on disk",
+                step=step, **context)
         if how is None:
             how = f"ended with {signal.Signals(-status).name}" if status is not None and status < 0 \
                 else f"ended with status {status}"
