@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from pyinspect.cli.flags import DAC_FLAG, DUMP_FLAG
 from pyinspect.errors import InvalidParameterError, PyInspectError
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from pyinspect.session.heap_workspace import HeapWorkspace
 
 __all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "GraphStore", "JsonOption", "LimitOption",
-           "PidOption", "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "dump_to_open", "finish",
+           "PidOption", "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "finish",
            "graph_store", "graph_store_options", "one_shot", "open_heap", "open_reader", "print_completeness",
            "print_json", "print_object_json", "print_rows", "print_written", "say_where"]
 
@@ -41,8 +42,6 @@ T = TypeVar("T")
 PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
 FrozenPidOption = Annotated[int | None, typer.Option("--pid", help="live process id (frozen while its stacks are read)")]
 RequiredPidOption = Annotated[int, typer.Option("--pid", help="live process id")]
-DUMP_FLAG = "--dump"
-DAC_FLAG = "--dac"
 DumpOption = Annotated[Path | None, typer.Option(DUMP_FLAG, help="core dump path")]
 DacOption = Annotated[Path | None, typer.Option(
     DAC_FLAG, help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the first that "
@@ -96,23 +95,6 @@ def say_where(graph: HeapGraph) -> None:
     folder = graph.summary().work_folder
     if folder is not None:
         print(f"the graph did not fit in memory: its arrays were in files under {folder}", file=sys.stderr)
-
-
-def dump_to_open(argv: list[str]) -> tuple[str, str | None] | None:
-    """The dump a command line reads and its --dac, as the command will open them (its reader
-    process can start and open the dump before the command line loads); None: no dump."""
-    dump = None if "--help" in argv else _option_value(argv[2:], DUMP_FLAG)
-    return (str(Path(dump).expanduser()), _option_value(argv[2:], DAC_FLAG)) if dump is not None else None
-
-
-def _option_value(args: list[str], flag: str) -> str | None:
-    """What `flag VALUE` or `flag=VALUE` gives, before the command line is parsed."""
-    for at, arg in enumerate(args):
-        if arg == flag and at + 1 < len(args):
-            return args[at + 1]
-        if arg.startswith(flag + "="):
-            return arg.removeprefix(flag + "=")
-    return None
 
 
 def one_shot(action: Callable[[], T]) -> T:
