@@ -47,6 +47,14 @@ public sealed class ArrayStore
 
     internal MappedArray<T> New<T>(long capacity) where T : unmanaged => new(this, capacity);
 
+    /// <summary>A new array of count elements, all zero.</summary>
+    internal MappedArray<T> Sized<T>(long count) where T : unmanaged
+    {
+        var array = New<T>(count);
+        array.Resize(count);
+        return array;
+    }
+
     internal int OpenBacking() => WorkFolder is null ? -1 : Libc.OpenUnlinked(WorkFolder);
 
     internal void Track(long delta)

@@ -21,9 +21,9 @@ internal static class DominatorSearch
                                   Span<int> number, Span<int> parent, Span<int> least, out MappedArray<ulong> cross)
     {
         number.Fill(-1);
-        using var nodeStack = Sized<int>(store, FirstStack);
-        using var edgeStack = Sized<int>(store, FirstStack);
-        cross = Sized<ulong>(store, FirstStack);
+        using var nodeStack = store.Sized<int>( FirstStack);
+        using var edgeStack = store.Sized<int>( FirstStack);
+        cross = store.Sized<ulong>( FirstStack);
         Span<int> nodes = nodeStack.Span, edges = edgeStack.Span;
         Span<ulong> crossed = cross.Span;
         int count = 0, top = 0, crossCount = 0;
@@ -77,10 +77,10 @@ internal static class DominatorSearch
     public static void SecondSearch(ArrayStore store, ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets, int root,
                                     int nodeCount, Span<int> order, Span<int> parent)
     {
-        using var seenBits = Sized<ulong>(store, nodeCount / 64 + 1);
-        using var nodeStack = Sized<int>(store, FirstStack);
-        using var edgeStack = Sized<int>(store, FirstStack);
-        using var numberStack = Sized<int>(store, FirstStack);
+        using var seenBits = store.Sized<ulong>( nodeCount / 64 + 1);
+        using var nodeStack = store.Sized<int>( FirstStack);
+        using var edgeStack = store.Sized<int>( FirstStack);
+        using var numberStack = store.Sized<int>( FirstStack);
         Span<ulong> seen = seenBits.Span;
         Span<int> nodes = nodeStack.Span, edges = edgeStack.Span, numbers = numberStack.Span;
         int count = 0, top = 0;
@@ -140,13 +140,6 @@ internal static class DominatorSearch
         int length = all.Length;
         Parallel.Invoke(() => new Span<ulong>((ulong*)at, split).Sort(),
                         () => new Span<ulong>((ulong*)at + split, length - split).Sort());
-    }
-
-    private static MappedArray<T> Sized<T>(ArrayStore store, long count) where T : unmanaged
-    {
-        var array = store.New<T>(count);
-        array.Resize(count);
-        return array;
     }
 
     /// <summary>Twice the length, the span seen again (growing may move the mapping).</summary>

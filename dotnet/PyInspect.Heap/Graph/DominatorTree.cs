@@ -40,12 +40,7 @@ public static class DominatorTree
             times?.Add(phase, watch.Elapsed.TotalSeconds);
             watch.Restart();
         }
-        MappedArray<int> New()
-        {
-            var array = store.New<int>(nodeCount);
-            array.Resize(nodeCount);
-            return array;
-        }
+        MappedArray<int> New() => store.Sized<int>(nodeCount);
         var semi = New();
         int reached;
         MappedArray<ulong> cross;
@@ -63,11 +58,9 @@ public static class DominatorTree
             }
         }
         Lap("dominators: semidominators");
-        var order = store.New<int>(Math.Max(reached, 1));
-        order.Resize(reached);
-        using (var parent = store.New<int>(Math.Max(reached, 1)))
+        var order = store.Sized<int>(reached);
+        using (var parent = store.Sized<int>(reached))
         {
-            parent.Resize(reached);
             DominatorSearch.SecondSearch(store, offsets, targets, root, nodeCount, order.Span, parent.Span);
             Lap("dominators: second depth-first search");
             // parent[i] becomes idom[i] (preorder numbers): each reads only finished ones (d < i).
@@ -86,7 +79,6 @@ public static class DominatorTree
             for (int i = 0; i < reached; i++)
                 answer[ordered[i]] = ordered[idomNumbered[i]];
         }
-        order.Trim();
         preorder = order;
         Lap("dominators: nearest common ancestors");
         return semi;

@@ -12,10 +12,10 @@ public sealed class HeapGraph
 {
     private readonly ClrRuntime _runtime;
     private readonly List<SegmentTally> _segments;
-    private (MappedArray<int> Offsets, MappedArray<int> Sources)? _preds;
+    private PredecessorLists? _preds;
     private long[]? _retainedByType;
 
-    internal HeapGraph(ClrRuntime runtime, ArrayStore store, MappedArray<ulong> addresses, TypeIndices typeOf,
+    internal HeapGraph(ClrRuntime runtime, ArrayStore store, ObjectAddresses addresses, TypeIndices typeOf,
                        ObjectSizes sizes, MappedArray<byte> generations, string[] typeNames, int stringType,
                        MappedArray<int> offsets, MappedArray<int> targets, List<GraphRoot> roots,
                        List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved,
@@ -46,7 +46,7 @@ public sealed class HeapGraph
 
     /// <summary>Where the arrays live (memory, or files in a work folder) and their peak bytes.</summary>
     public ArrayStore Store { get; }
-    internal MappedArray<ulong> Addresses { get; }
+    internal ObjectAddresses Addresses { get; }
     internal TypeIndices TypeOf { get; }
     internal ObjectSizes Sizes { get; }
     internal MappedArray<byte> Generations { get; }
@@ -57,7 +57,7 @@ public sealed class HeapGraph
     internal List<GraphRoot> Roots { get; }
     internal AddressIndex Index { get; }
     internal MappedArray<int> Idom { get; }
-    internal MappedArray<long> Retained { get; }
+    internal RetainedArray Retained { get; }
     internal ClrHeap Heap => _runtime.Heap;
     internal List<SegmentTally> Segments => _segments;
 
@@ -98,7 +98,7 @@ public sealed class HeapGraph
                 var (offsets, children) = RetainedSizes.DominatorChildren(Store, Idom.Span);
                 using (offsets)
                 using (children)
-                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained.Span, Idom.Span,
+                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained, Idom.Span,
                                                            offsets.Span, children.Span);
             }
             return _retainedByType;
@@ -106,8 +106,8 @@ public sealed class HeapGraph
     }
 
     /// <summary>Predecessors of every node (for retention paths), built on first use.</summary>
-    internal (MappedArray<int> Offsets, MappedArray<int> Sources) Predecessors() =>
-        _preds ??= Csr.Reverse(Store, Addresses.Length + 1, Offsets.Span, Targets.Span);
+    internal PredecessorLists Predecessors() =>
+        _preds ??= new PredecessorLists(Store, Addresses.Length + 1, Offsets.Span, Targets.Span);
 
     /// <summary>The object index at address, or an INVALID_PARAMETER / NOT_AN_OBJECT error.</summary>
     internal int Require(ulong address)

@@ -11,21 +11,10 @@ internal static class RetainedSizes
 {
     /// <summary>Retained size per node (super-root last, preorder[0]); 0 for unreachable objects.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static MappedArray<long> Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
+    public static RetainedArray Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
     {
-        var result = store.New<long>(idom.Length);
-        result.Resize(idom.Length);
-        var retained = result.Span;
-        var narrow = sizes.Narrow;
-        for (int i = preorder.Length - 1; i >= 1; i--)
-        {
-            int v = preorder[i];
-            long total = retained[v] + sizes.Wide(v, narrow[v]);
-            retained[v] = total;
-            retained[idom[v]] += total;
-        }
-        if (preorder.Length > 0 && preorder[0] < narrow.Length)
-            retained[preorder[0]] += sizes[preorder[0]];
+        var result = new RetainedArray(store, idom.Length, sizes);
+        result.Sum(idom, sizes, preorder);
         return result;
     }
 
@@ -34,7 +23,7 @@ internal static class RetainedSizes
     /// dominator tree without a stack: a finished node's place among its dominator's
     /// children (listed in ascending order) is found again by binary search.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] ByType(int typeCount, TypeIndices typeOf, ReadOnlySpan<long> retained, ReadOnlySpan<int> idom,
+    public static long[] ByType(int typeCount, TypeIndices typeOf, RetainedArray retained, ReadOnlySpan<int> idom,
                                 ReadOnlySpan<int> childOffsets, ReadOnlySpan<int> children)
     {
         int root = retained.Length - 1;
