@@ -61,11 +61,19 @@ internal sealed class ObjectAddresses : IDisposable
     public void Trim() => _low.Trim();
 
     /// <summary>Addresses from start on into block; the count copied.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public int CopyTo(int start, Span<ulong> block)
     {
         int count = Math.Min(block.Length, Count - start);
-        for (int i = 0; i < count; i++)
-            block[i] = this[start + i];
+        var low = _low.Span.Slice(start, count);
+        int r = count > 0 ? RunOf(start) : 0;
+        for (int i = 0; i < count;)
+        {
+            int end = r + 1 < _starts.Length ? Math.Min(count, _starts[r + 1] - start) : count;
+            ulong high = _highs[r++] << HighShift;
+            for (; i < end; i++)
+                block[i] = high | (ulong)low[i] << LowShift;
+        }
         return count;
     }
 
@@ -91,9 +99,12 @@ internal sealed class ObjectAddresses : IDisposable
     public int Search(ulong address, int lo, int hi)
     {
         ulong high = address >> HighShift;
-        int r = Array.BinarySearch(_highs, high);
-        if (r < 0) // no object in that window: the first run above it
-            return ~Math.Clamp(~r < _starts.Length ? _starts[~r] : Count, lo, hi);
+        var highs = _highs;
+        int r = 0;
+        while (r < highs.Length && highs[r] < high) // a handful of runs
+            r++;
+        if (r == highs.Length || highs[r] != high) // no object in that window: the first run above it
+            return ~Math.Clamp(r < _starts.Length ? _starts[r] : Count, lo, hi);
         int runStart = _starts[r], runEnd = r + 1 < _starts.Length ? _starts[r + 1] : Count;
         int from = Math.Max(lo, runStart), to = Math.Min(hi, runEnd);
         if (from >= to)
