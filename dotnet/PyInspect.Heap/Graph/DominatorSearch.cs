@@ -4,7 +4,7 @@ namespace PyInspect.Heap;
 
 /// <summary>
 /// The two depth-first searches of <see cref="DominatorTree"/> (iterative, their stacks in
-/// mapped arrays that grow with the search's depth) and the sort of its cross edges.
+/// mapped arrays that grow with the search's depth) and the grouping of its cross edges.
 /// Both searches follow the edges in the same order, so they number the nodes alike.
 /// </summary>
 internal static class DominatorSearch
@@ -117,29 +117,45 @@ internal static class DominatorSearch
         }
     }
 
-    /// <summary>Sort the cross edges (ascending: by target, then source) on every core: split
-    /// in place around the median of a sample, then each part sorted on its own.</summary>
-    public static unsafe void SortByTarget(MappedArray<ulong> cross)
+    /// <summary>Group the cross edges by target, ascending (the order within a target kept):
+    /// a stable radix sort on the target's two 16-bit halves, through a buffer as long, each
+    /// pass counted and scattered on every core (each core its own share of the edges).</summary>
+    public static unsafe void SortByTarget(ArrayStore store, MappedArray<ulong> cross)
     {
-        var all = cross.Span;
-        if (all.Length < 1 << 16)
+        using var buffer = store.Sized<ulong>(cross.Count);
+        Pass((nint)cross.Pointer, (nint)buffer.Pointer, cross.Count, 32);
+        Pass((nint)buffer.Pointer, (nint)cross.Pointer, cross.Count, 48);
+    }
+
+    /// <summary>One stable counting pass on the 16 bits at shift, from one array into the other.</summary>
+    private static unsafe void Pass(nint fromAt, nint intoAt, int count, int shift)
+    {
+        const int Buckets = 1 << 16;
+        int parts = Math.Max(1, Math.Min(Environment.ProcessorCount, count / (1 << 16)));
+        var starts = new int[parts][];
+        int Start(int part) => (int)((long)count * part / parts);
+        Parallel.For(0, parts, p =>
         {
-            all.Sort();
-            return;
-        }
-        var sample = new ulong[1023];
-        for (int i = 0; i < sample.Length; i++)
-            sample[i] = all[(int)((long)all.Length * i / sample.Length)];
-        Array.Sort(sample);
-        ulong pivot = sample[sample.Length / 2];
-        int split = 0; // [0, split) below the pivot
-        for (int i = 0; i < all.Length; i++)
-            if (all[i] < pivot)
-                (all[i], all[split]) = (all[split++], all[i]);
-        nint at = (nint)cross.Pointer;
-        int length = all.Length;
-        Parallel.Invoke(() => new Span<ulong>((ulong*)at, split).Sort(),
-                        () => new Span<ulong>((ulong*)at + split, length - split).Sort());
+            var counts = new int[Buckets];
+            var from = (ulong*)fromAt;
+            for (int i = Start(p); i < Start(p + 1); i++)
+                counts[(int)(from[i] >> shift) & (Buckets - 1)]++;
+            starts[p] = counts;
+        });
+        int total = 0; // each part's first slot per bucket: the buckets in order, the parts in order within each
+        for (int b = 0; b < Buckets; b++)
+            for (int p = 0; p < parts; p++)
+                (starts[p][b], total) = (total, total + starts[p][b]);
+        Parallel.For(0, parts, p =>
+        {
+            var next = starts[p];
+            ulong* from = (ulong*)fromAt, into = (ulong*)intoAt;
+            for (int i = Start(p); i < Start(p + 1); i++)
+            {
+                ulong edge = from[i];
+                into[next[(int)(edge >> shift) & (Buckets - 1)]++] = edge;
+            }
+        });
     }
 
     /// <summary>Twice the length, the span seen again (growing may move the mapping).</summary>

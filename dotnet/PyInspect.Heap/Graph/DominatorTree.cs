@@ -7,8 +7,8 @@ namespace PyInspect.Heap;
 /// Immediate dominators of a directed graph given in CSR form (node i's successors are
 /// targets[offsets[i] .. offsets[i+1])), by Semi-NCA: an iterative depth-first numbering,
 /// semidominators with iterative path compression, then nearest common ancestors. No
-/// recursion, so it runs on tens of millions of nodes; memory is five ints per node plus
-/// the predecessor lists.
+/// recursion, so it runs on tens of millions of nodes; memory is three ints per node plus
+/// the cross edges (8 bytes each: the edges from a node later in depth-first preorder).
 /// </summary>
 public static class DominatorTree
 {
@@ -24,7 +24,7 @@ public static class DominatorTree
     /// node comes after its immediate dominator in it (a dominator is a DFS-tree ancestor).
     /// Three ints per node at once, plus the cross edges (those from a later node in preorder):
     /// the search gives each node its DFS-tree parent and the least of its predecessors
-    /// before it (all a semidominator needs from them), and lists the cross edges, sorted by
+    /// before it (all a semidominator needs from them), and lists the cross edges, grouped by
     /// target on both cores. The semidominators then link nodes in reverse preorder, so a
     /// node is linked exactly when it is after the one being processed: the parents array is
     /// the forest's ancestors and a second array the least semidominator on each compressed
@@ -51,8 +51,8 @@ public static class DominatorTree
             Lap("dominators: depth-first order");
             using (cross)
             {
-                DominatorSearch.SortByTarget(cross);
-                Lap("dominators: cross edges sorted");
+                DominatorSearch.SortByTarget(store, cross);
+                Lap("dominators: cross edges grouped");
                 using var best = New();
                 Semidominators(reached, ancestor.Span, semi.Span, best.Span, cross.Span);
             }
@@ -99,8 +99,8 @@ public static class DominatorTree
 
     /// <summary>Semidominators (preorder numbers) by Lengauer-Tarjan's simple eval/link. On
     /// entry ancestor holds the DFS-tree parents, semi each node's least predecessor before it
-    /// in preorder (its parent or less), cross the edges from a later node (target, source)
-    /// in ascending order. Node w is processed after every node above it, which are the
+    /// in preorder (its parent or less), cross the edges from a later node (target &lt;&lt; 32 |
+    /// source) grouped by target, ascending. Node w is processed after every node above it, which are the
     /// linked ones: a predecessor v below w would answer itself (semi[v] = v, not yet
     /// processed), so only the cross edges are evaluated. best[v] is the least
     /// semidominator on v's compressed path (below its tree's root).</summary>

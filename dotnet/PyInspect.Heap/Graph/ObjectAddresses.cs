@@ -34,8 +34,9 @@ internal sealed class ObjectAddresses : IDisposable
 
     /// <summary>Whether object v starts at address (the low part compared first: most answers are no).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool Is(int v, ulong address) =>
-        (uint)v < (uint)Count && _low[v] == (uint)(address >> LowShift) && this[v] == address;
+    public unsafe bool Is(int v, ulong address) =>
+        (uint)v < (uint)Count && _low.Pointer[v] == (uint)(address >> LowShift) && (address & 7) == 0
+        && (_highs.Length == 1 ? _highs[0] : _highs[RunOf(v)]) == address >> HighShift;
 
     public void AddRange(ReadOnlySpan<ulong> addresses)
     {
