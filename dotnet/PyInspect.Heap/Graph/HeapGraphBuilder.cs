@@ -98,6 +98,7 @@ public sealed class HeapGraphBuilder
             {
                 _done = true;
                 WalkedBytes = TotalBytes;
+                ReleaseWalkBuffers();
                 break;
             }
             Merge(scan);
@@ -105,6 +106,16 @@ public sealed class HeapGraphBuilder
         }
         _times.Add("walk", watch.Elapsed.TotalSeconds);
         return _done;
+    }
+
+    /// <summary>The walk's buffers (managed arrays as large as the largest segment's objects
+    /// and references) go back to the system before the graph's own arrays grow: a
+    /// compacting collection, the large object heap included, returns their memory.</summary>
+    private void ReleaseWalkBuffers()
+    {
+        _pipeline.Release();
+        System.Runtime.GCSettings.LargeObjectHeapCompactionMode = System.Runtime.GCLargeObjectHeapCompactionMode.CompactOnce;
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]

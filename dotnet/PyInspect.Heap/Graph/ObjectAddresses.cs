@@ -36,26 +36,29 @@ internal sealed class ObjectAddresses : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public unsafe bool Is(int v, ulong address) =>
         (uint)v < (uint)Count && _low.Pointer[v] == (uint)(address >> LowShift) && (address & 7) == 0
-        && (_highs.Length == 1 ? _highs[0] : _highs[RunOf(v)]) == address >> HighShift;
+        && _highs[RunOf(v)] == address >> HighShift;
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void AddRange(ReadOnlySpan<ulong> addresses)
     {
         int at = _low.Count;
         _low.Resize((long)at + addresses.Length);
         var into = _low.Span[at..];
+        ulong high = _runHighs.Count == 0 ? ulong.MaxValue : _runHighs[^1], misaligned = 0;
         for (int i = 0; i < addresses.Length; i++)
         {
             ulong address = addresses[i];
-            if ((address & 7) != 0)
-                throw new HeapTargetException("HEAP_READ_ERROR", $"an object at {HeapJson.Hex(address)}, not 8-byte aligned");
-            ulong high = address >> HighShift;
-            if (_runHighs.Count == 0 || _runHighs[^1] != high)
+            misaligned |= address & 7;
+            if (address >> HighShift != high)
             {
+                high = address >> HighShift;
                 _runStarts.Add(at + i);
                 _runHighs.Add(high);
             }
             into[i] = (uint)(address >> LowShift);
         }
+        if (misaligned != 0)
+            throw new HeapTargetException("HEAP_READ_ERROR", "an object address not 8-byte aligned");
         (_starts, _highs) = (_runStarts.ToArray(), _runHighs.ToArray());
     }
 
@@ -118,14 +121,20 @@ internal sealed class ObjectAddresses : IDisposable
         return (address & 7) == 0 ? from + at : ~(from + at + 1);
     }
 
+    /// <summary>The run holding object v (a scan: a handful of runs; a binary search beyond).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int RunOf(int v)
     {
         var starts = _starts;
-        if (starts.Length == 1)
-            return 0;
-        int r = Array.BinarySearch(starts, v);
-        return r >= 0 ? r : ~r - 1;
+        if (starts.Length > 16)
+        {
+            int at = Array.BinarySearch(starts, v);
+            return at >= 0 ? at : ~at - 1;
+        }
+        int r = 0;
+        while (r + 1 < starts.Length && starts[r + 1] <= v)
+            r++;
+        return r;
     }
 
     public void Dispose() => _low.Dispose();
