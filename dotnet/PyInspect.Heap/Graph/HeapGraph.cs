@@ -95,11 +95,8 @@ public sealed class HeapGraph
         {
             if (_retainedByType is null)
             {
-                var (offsets, children) = RetainedSizes.DominatorChildren(Store, Idom.Span);
-                using (offsets)
-                using (children)
-                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained, Idom.Span,
-                                                           offsets.Span, children.Span);
+                using var children = PredecessorLists.DominatorChildren(Store, Idom.Span);
+                _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained, Idom.Span, children);
             }
             return _retainedByType;
         }
@@ -107,7 +104,7 @@ public sealed class HeapGraph
 
     /// <summary>Predecessors of every node (for retention paths), built on first use.</summary>
     internal PredecessorLists Predecessors() =>
-        _preds ??= new PredecessorLists(Store, Addresses.Length + 1, Offsets.Span, Targets.Span);
+        _preds ??= PredecessorLists.Of(Store, Addresses.Length + 1, Offsets.Span, Targets.Span);
 
     /// <summary>The object index at address, or an INVALID_PARAMETER / NOT_AN_OBJECT error.</summary>
     internal int Require(ulong address)
