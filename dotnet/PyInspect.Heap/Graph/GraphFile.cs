@@ -47,7 +47,7 @@ internal static class GraphFile
             Write(stream, g.Offsets.Span);
             Write(stream, g.Targets.Span);
             Write(stream, g.Idom.Span);
-            Write(stream, g.Generations.Span);
+            WriteWidened<byte>(stream, g.Generations.Length, g.Generations.CopyTo);
         }
         File.Move(temporary, path, overwrite: true);
     }
@@ -67,7 +67,7 @@ internal static class GraphFile
             Write(stream, new ReadOnlySpan<int>(block, 0, types.CopyTo(start, block)));
     }
 
-    /// <summary>Addresses or retained sizes as 8 bytes each (the file keeps its layout), widened a block at a time.</summary>
+    /// <summary>Addresses, retained sizes or generations in the file's layout (8, 8 and 1 bytes each), a block at a time.</summary>
     private static void WriteWidened<T>(FileStream stream, int length, CopyBlock<T> copy) where T : unmanaged
     {
         var block = new T[1 << 16];

@@ -16,7 +16,7 @@ public sealed class HeapGraph
     private long[]? _retainedByType;
 
     internal HeapGraph(ClrRuntime runtime, ArrayStore store, ObjectAddresses addresses, TypeIndices typeOf,
-                       ObjectSizes sizes, MappedArray<byte> generations, string[] typeNames, int stringType,
+                       ObjectSizes sizes, ObjectGenerations generations, string[] typeNames, int stringType,
                        MappedArray<int> offsets, MappedArray<int> targets, List<GraphRoot> roots,
                        List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved,
                        PhaseTimes times)
@@ -49,7 +49,7 @@ public sealed class HeapGraph
     internal ObjectAddresses Addresses { get; }
     internal TypeIndices TypeOf { get; }
     internal ObjectSizes Sizes { get; }
-    internal MappedArray<byte> Generations { get; }
+    internal ObjectGenerations Generations { get; }
     internal string[] TypeNames { get; }
     internal int StringType { get; }
     internal MappedArray<int> Offsets { get; }

@@ -25,7 +25,7 @@ public sealed class HeapGraphBuilder
     private readonly ObjectAddresses _addresses;
     private readonly TypeIndices _typeOf;
     private readonly ObjectSizes _sizes;
-    private readonly MappedArray<byte> _generations;
+    private readonly ObjectGenerations _generations;
     private readonly MappedArray<int> _edgeCounts;
     private readonly MappedArray<ulong> _edges;
     private readonly PhaseTimes _times = new();
@@ -55,7 +55,7 @@ public sealed class HeapGraphBuilder
         _addresses = new ObjectAddresses(_store, maxObjects);
         _typeOf = new TypeIndices(_store, maxObjects);
         _sizes = new ObjectSizes(_store, maxObjects);
-        _generations = _store.New<byte>(maxObjects);
+        _generations = new ObjectGenerations(_store, maxObjects);
         _edgeCounts = _store.New<int>(maxObjects + 2);
         _edges = _store.New<ulong>(TotalBytes / 8 + 1);
         var layouts = new TypeLayouts(heap, reader);

@@ -37,7 +37,7 @@ public static class GraphCheck
         Same("addresses", Widened(memory.Addresses), Widened(disk.Addresses));
         Same("typeOf", Widened(memory.TypeOf), Widened(disk.TypeOf));
         Same("sizes", memory.Sizes.Narrow, disk.Sizes.Narrow);
-        Same("generations", memory.Generations.Span, disk.Generations.Span);
+        Same("generations", Widened(memory.Generations), Widened(disk.Generations));
         Same("offsets", memory.Offsets.Span, disk.Offsets.Span);
         Same("targets", memory.Targets.Span, disk.Targets.Span);
         Same("idom", memory.Idom.Span, disk.Idom.Span);
@@ -79,6 +79,13 @@ public static class GraphCheck
     {
         var all = new long[retained.Length];
         retained.CopyTo(0, all);
+        return all;
+    }
+
+    private static byte[] Widened(ObjectGenerations generations)
+    {
+        var all = new byte[generations.Length];
+        generations.CopyTo(0, all);
         return all;
     }
 
