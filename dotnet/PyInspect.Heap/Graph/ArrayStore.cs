@@ -9,8 +9,8 @@ namespace PyInspect.Heap;
 public sealed class ArrayStore
 {
     /// <summary>Graph memory per byte of heap, as measured on an application-shaped heap
-    /// (about 46 bytes per object of 40 bytes at the peak, the process's own included): the
-    /// estimate a limit is checked against.</summary>
+    /// (about 40 bytes per object of 40 bytes at the peak, the process's own included, and a
+    /// margin): the estimate a limit is checked against.</summary>
     public const double BytesPerHeapByte = 1.2;
 
     private long _current;
