@@ -107,9 +107,19 @@ def find_dotnet() -> str:
     return dotnet
 
 
+DOTNET_TEMP = ROOT / "obj" / "dotnet-temp"
+
+
 def dotnet_env() -> dict[str, str]:
-    """The environment every dotnet command here runs in: quiet, no telemetry."""
-    return {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1"}
+    """The environment every dotnet command here runs in: quiet, no telemetry, and a temp folder
+    of its own inside the checkout (the dotnet command line makes two empty folders in the temp
+    folder per run and never removes them; MSBuild's and NuGet's scratch files go there too).
+    Nothing here is debugged, so no debugger needs to find these runtimes' files in /tmp."""
+    DOTNET_TEMP.mkdir(parents=True, exist_ok=True)
+    for folder in DOTNET_TEMP.iterdir():  # the empty ones earlier runs left
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+    return {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1", "TMPDIR": str(DOTNET_TEMP)}
 
 
 def build_dotnet() -> None:

@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -116,35 +118,41 @@ def analyse(checkout: Path, source: str, where: str, folder: str | None, limit: 
     return result
 
 
+@contextmanager
+def app_heap(count: int, scratch: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """HeapTruth holding about count objects shaped like an application's, once built; killed after."""
+    ready = scratch / "ready.json"
+    proc = subprocess.Popen([str(dotnet_host()), str(target_dll("HeapTruth")), "app", str(count), str(ready)],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    try:
+        wait_for_file(ready, timeout=3600, proc=proc)
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+
+
 def run(count: int, sources: list[str], checkouts: list[Path], clrmd: bool, folder: str | None,
         limit: int) -> list[dict[str, Any]]:
     rows = []
-    with tempfile.TemporaryDirectory(prefix="heap-scale-") as scratch:
-        ready = Path(scratch) / "ready.json"
-        proc = subprocess.Popen([str(dotnet_host()), str(target_dll("HeapTruth")), "app", str(count), str(ready)],
-                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
-        try:
-            wait_for_file(ready, timeout=3600, proc=proc)
-            if clrmd:
-                plain = plain_clrmd(build_baseline(), proc.pid)
-                rows.append({"source": "ClrMD walk+roots (live)", "count": count, "objects": int(plain["objects"]),
-                             "edges": int(plain["references"]), "wall": plain["seconds"], "clrmd": True})
-            for source in sources:
-                where = str(proc.pid)
-                if source == "dump":
-                    start = time.perf_counter()
-                    where = str(create_dump(proc.pid, Path(scratch) / "heap.dmp", timeout=3600))
-                    print(f"dump written in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-                    if "live" not in sources:  # the dump alone: its memory goes to the analysis
-                        proc.kill()
-                        proc.wait(timeout=60)
-                for checkout in checkouts:
-                    rows.append({"source": source, "count": count, "load": os.getloadavg()[0], "code": checkout.name,
-                                 **analyse(checkout, source, where, folder, limit)})
-                    print(json.dumps(rows[-1]), file=sys.stderr)
-        finally:
-            proc.kill()
-            proc.wait(timeout=60)
+    with tempfile.TemporaryDirectory(prefix="heap-scale-") as scratch, app_heap(count, Path(scratch)) as proc:
+        if clrmd:
+            plain = plain_clrmd(build_baseline(), proc.pid)
+            rows.append({"source": "ClrMD walk+roots (live)", "count": count, "objects": int(plain["objects"]),
+                         "edges": int(plain["references"]), "wall": plain["seconds"], "clrmd": True})
+        for source in sources:
+            where = str(proc.pid)
+            if source == "dump":
+                start = time.perf_counter()
+                where = str(create_dump(proc.pid, Path(scratch) / "heap.dmp", timeout=3600))
+                print(f"dump written in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+                if "live" not in sources:  # the dump alone: its memory goes to the analysis
+                    proc.kill()
+                    proc.wait(timeout=60)
+            for checkout in checkouts:
+                rows.append({"source": source, "count": count, "load": os.getloadavg()[0], "code": checkout.name,
+                             **analyse(checkout, source, where, folder, limit)})
+                print(json.dumps(rows[-1]), file=sys.stderr)
     return rows
 
 

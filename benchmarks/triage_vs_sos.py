@@ -1,22 +1,28 @@
-"""One-shot answers on the same dumps: pyinspect versus SOS (dotnet-dump analyze).
+"""One-shot answers on the same dumps: pyinspect versus SOS (dotnet-dump analyze), side by side.
 
-    .venv/bin/python benchmarks/triage_vs_sos.py [--runs R] [--small N] [--large N]
+    .venv/bin/python benchmarks/triage_vs_sos.py [--runs R] [--small N] [--large N] [--baseline EXE]
 
-Makes two dumps of HeapTruth in fill mode (N small live objects: 10k and 1M) and one of the
-hung HangShape, uses the dotnet-dump 10.0.750501 that build.py installs into tests/.tools/ (or
-installs it there), then times each command end to end, as a user runs it, best of R:
-`pyinspect heap stats --dump D --json` beside `dotnet-dump analyze D -c "dumpheap -stat"`,
-`pyinspect threads --dump D --json` beside `-c "clrstack -all"`; with --baseline, another
-checkout's `pyinspect` (say, main's before a change) on the same dumps in the same run. For pyinspect it also prints
-when the answer's first byte came, so the time spent after the answer (process exit) shows, and
-both commands' CPU seconds (user + system, the process and its children): on a shared, loaded
-machine the CPU ratio is the steadier one.
+Makes a dump of the hung HangShape and two of HeapTruth in fill mode (N small live objects:
+10k and, with --large, 1M), uses the dotnet-dump 10.0.750501 that build.py installs into
+tests/.tools/ (or installs it there), then times every one-shot command end to end, as a user
+runs it (start to exit), beside SOS's matching command on the same dump:
+
+    threads      clrstack -all              locks        syncblk
+    async        dumpasync                  exceptions   dumpheap -type Exception
+    heap stats   dumpheap -stat
+
+The commands of one row run in turn, R rounds (pyinspect, dotnet-dump, the baseline, then the
+next round), so a machine whose speed drifts slows each alike; each figure is the median of
+its R runs, the ratio the median of the R pairs' ratios. CPU seconds are the process's and its
+children's (user + system). With --baseline, another checkout's `pyinspect` (say, main's
+before a change) on the same dumps in the same rounds. `pyinspect --help` is timed too.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,6 +41,9 @@ from pyinspect.targets.dotnet_paths import dotnet_host
 TOOLS = ROOT / "tests" / ".tools"  # build.py installs dotnet-dump here
 DOTNET_DUMP_VERSION = "10.0.750501"
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
+HANG = "HangShape (hung)"
+COMMANDS = [(["threads"], "clrstack -all", HANG), (["locks"], "syncblk", HANG), (["async"], "dumpasync", HANG),
+            (["exceptions"], "dumpheap -type Exception", HANG), (["heap", "stats"], "dumpheap -stat", None)]
 
 
 def dotnet_dump() -> Path:
@@ -55,70 +64,79 @@ def dump_of(command: list[str], ready: Path, out: Path) -> Path:
         proc.wait(timeout=30)
 
 
-def timed(command: list[str]) -> tuple[float, float, int, float]:
-    """(seconds to the first byte of output, seconds to the process's end, output bytes, CPU seconds)."""
+def timed(command: list[str]) -> tuple[float, float]:
+    """(seconds from start to exit, CPU seconds of the process and its children)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert proc.stdout is not None
-    first = proc.stdout.read(1)
-    first_at = time.perf_counter() - start
-    rest = proc.stdout.read()
-    proc.wait()
+    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     end = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"failed ({proc.returncode}): {' '.join(command)}")
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return first_at, end, len(first) + len(rest), cpu
+    if result.returncode != 0:
+        raise SystemExit(f"failed ({result.returncode}): {' '.join(command)}")
+    return end, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def best(command: list[str], runs: int) -> tuple[float, float, int, float]:
-    results = [timed(command) for _ in range(runs)]
-    fastest = min(results, key=lambda r: r[1])
-    return (*fastest[:3], min(r[3] for r in results))
+def side_by_side(commands: list[list[str]], runs: int) -> list[list[tuple[float, float]]]:
+    """Each command's (wall, cpu) over the rounds, the commands of a round run in turn after one
+    unmeasured round (the page cache and the first start of each)."""
+    for command in commands:
+        timed(command)
+    rounds = [[timed(command) for command in commands] for _ in range(runs)]
+    return [[row[i] for row in rounds] for i in range(len(commands))]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
 
 
 def compare(label: str, ours: list[str], sos: list[str], runs: int, baseline: list[str] | None) -> None:
-    first, ours_end, _, ours_cpu = best(ours, runs)
-    _, sos_end, _, sos_cpu = best(sos, runs)
-    before = ""
-    if baseline is not None:
-        _, base_end, _, base_cpu = best(baseline, runs)
-        before = f"   baseline {base_end:6.2f} s (cpu {base_cpu:5.2f} s, {base_cpu / sos_cpu:4.2f}x)"
-    print(f"{label:<38} pyinspect {ours_end:6.2f} s (answer at {first:5.2f} s, cpu {ours_cpu:5.2f} s)   "
-          f"dotnet-dump {sos_end:6.2f} s (cpu {sos_cpu:5.2f} s)   ratio {ours_end / sos_end:4.2f}x "
-          f"(cpu {ours_cpu / sos_cpu:4.2f}x){before}", flush=True)
+    commands = [ours, sos, *([baseline] if baseline else [])]
+    measured = side_by_side(commands, runs)
+    wall = [median([w for w, _ in runs_of]) for runs_of in measured]
+    cpu = [median([c for _, c in runs_of]) for runs_of in measured]
+    ratio = median([a[0] / b[0] for a, b in zip(measured[0], measured[1], strict=True)])
+    line = (f"| {label:<34} | {wall[0]:5.2f} s (cpu {cpu[0]:4.2f}) | {wall[1]:5.2f} s (cpu {cpu[1]:4.2f}) "
+            f"| {ratio:5.2f}x |")
+    if baseline:
+        before = median([a[0] / b[0] for a, b in zip(measured[2], measured[1], strict=True)])
+        line += f" {wall[2]:5.2f} s (cpu {cpu[2]:4.2f}), {before:5.2f}x |"
+    print(line, flush=True)
+
+
+def make_dumps(where: Path, small: int, large: int | None) -> dict[str, Path]:
+    host = str(dotnet_host())
+    dumps = {}
+    hang_ready = where / "hang.json"
+    dumps[HANG] = dump_of([host, str(target_dll("HangShape")), str(hang_ready)], hang_ready, where / "hang.dmp")
+    for name, count in (("small", small), ("large", large)):
+        if count:
+            ready = where / f"{name}.ready"
+            dumps[f"HeapTruth fill {count:,}"] = dump_of(
+                [host, str(target_dll("HeapTruth")), "fill", str(count), str(ready)], ready, where / f"{name}.dmp")
+    return dumps
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=7, help="rounds per row (median of these; default 7)")
     parser.add_argument("--small", type=int, default=10_000)
-    parser.add_argument("--large", type=int, default=1_000_000)
-    parser.add_argument("--baseline", type=Path, help="another checkout's pyinspect executable, timed in the same run")
+    parser.add_argument("--large", type=int, default=0, help="also heap stats on a dump of this many objects")
+    parser.add_argument("--baseline", type=Path, help="another checkout's pyinspect executable, timed in the same rounds")
     args = parser.parse_args()
-    sos = dotnet_dump()
-    host = str(dotnet_host())
+    sos = str(dotnet_dump())
+    helps = [[str(PYINSPECT), "--help"], *([[str(args.baseline), "--help"]] if args.baseline else [])]
+    for command, runs_of in zip(helps, side_by_side(helps, args.runs), strict=True):
+        print(f"{command[0]} --help: {median([w for w, _ in runs_of]):.2f} s (median of {args.runs})", flush=True)
     with tempfile.TemporaryDirectory(prefix="triage-bench-") as folder:
-        where = Path(folder)
-        dumps = {}
-        for name, count in (("small", args.small), ("large", args.large)):
-            ready = where / f"{name}.ready"
-            dumps[f"HeapTruth fill {count:,}"] = dump_of(
-                [host, str(target_dll("HeapTruth")), "fill", str(count), str(ready)], ready, where / f"{name}.dmp")
-        hang_ready = where / "hang.json"
-        dumps["HangShape (hung)"] = dump_of([host, str(target_dll("HangShape")), str(hang_ready)], hang_ready,
-                                            where / "hang.dmp")
-        helps = [("pyinspect", PYINSPECT), *([("baseline", args.baseline)] if args.baseline else [])]
-        for name, executable in helps:
-            _, end, _, cpu = best([str(executable), "--help"], max(args.runs, 3))
-            print(f"{name} --help {end:.2f} s (cpu {cpu:.2f} s)", flush=True)
-        for label, dump in dumps.items():
-            for command, sos_command in ((["heap", "stats"], "dumpheap -stat"), (["threads"], "clrstack -all")):
-                ours = [*command, "--dump", str(dump), "--json"]
-                compare(f"{' '.join(command)}, {label}", [str(PYINSPECT), *ours],
-                        [str(sos), "analyze", str(dump), "-c", sos_command, "-c", "exit"], args.runs,
+        dumps = make_dumps(Path(folder), args.small, args.large)
+        header = "| command, dump | pyinspect | dotnet-dump (SOS) | ratio |"
+        print(f"\n{header}{' baseline, ratio |' if args.baseline else ''}", flush=True)
+        print(f"|---|---|---|---|{'---|' if args.baseline else ''}", flush=True)
+        for command, sos_command, on in COMMANDS:
+            for label in [on] if on else [name for name in dumps if name != HANG]:
+                ours = [*command, "--dump", str(dumps[label]), "--json"]
+                compare(f"{' '.join(command)} ({sos_command}), {label}", [str(PYINSPECT), *ours],
+                        [sos, "analyze", str(dumps[label]), "-c", sos_command, "-c", "exit"], args.runs,
                         [str(args.baseline), *ours] if args.baseline else None)
     return 0
 

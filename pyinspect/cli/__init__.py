@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import typer
 
 _AREAS = ("heap", "triage", "diagnose", "trace", "dap", "serve", "ps")
+_OFFLINE_FLAG = "--offline"
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
 
 
@@ -54,25 +55,37 @@ def _group(offline: Annotated[bool, _offline_option()] = False) -> None:
 def _offline_option() -> Any:
     import typer
 
-    return typer.Option("--offline", help="look for a dump's DAC on this machine only: no symbol server or NuGet "
+    return typer.Option(_OFFLINE_FLAG, help="look for a dump's DAC on this machine only: no symbol server or NuGet "
                                           "feed is asked (also $PYINSPECT_OFFLINE=1)")
+
+
+def _start_dump_reader_early(argv: list[str]) -> None:
+    """A command that reads a dump (--dump): its reader process starts, reads and opens the
+    dump (with --dac and --offline as given) while this one loads the command line; the
+    command's own open takes that process when it asks for the same (pyinspect.heap.dump_child)."""
+    from pyinspect.cli.grammar import dump_to_open
+
+    found = dump_to_open(argv)
+    if found is not None:
+        from pyinspect.session.dump_reader import start_dump_reader_early
+
+        start_dump_reader_early(*found, True if _OFFLINE_FLAG in argv[1:] else None)
 
 
 def main() -> None:
     # Plain help and errors unless the user asks for typer's rich ones: rich's help
     # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
     os.environ.setdefault("TYPER_USE_RICH", "0")
-    serving = [arg for arg in sys.argv[1:] if arg != "--offline"][:1] == ["serve"]
+    serving = [arg for arg in sys.argv[1:] if arg != _OFFLINE_FLAG][:1] == ["serve"]
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
         from pyinspect.server.stdio_wire import claim_stdio
 
         claim_stdio()  # stdout now writes to stderr, stdin reads nothing: the wire is the SDK's alone
-    from pyinspect.cli.grammar import reads_a_dump
-
-    if not serving and reads_a_dump(sys.argv):
-        from pyinspect.session.dump_reader import start_dump_reader_early
-
-        start_dump_reader_early()  # the dump's reader process loads CoreCLR while this one loads the command line
+    if not serving:
+        # pyinspect uses no pydantic plugin: a one-shot command need not look for one in every
+        # installed package's metadata (entry points) before its first model
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+        _start_dump_reader_early(sys.argv)
     app = build_app(("serve",) if serving else _AREAS)
     if serving:
         app()

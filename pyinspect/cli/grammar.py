@@ -17,6 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
@@ -26,13 +27,14 @@ from pyinspect.errors import InvalidParameterError, PyInspectError
 
 if TYPE_CHECKING:
     from pyinspect.models.completeness import Completeness
+    from pyinspect.models.heap_answers import HeapSource
     from pyinspect.session.heap_terms import HeapGraph, HeapReader
     from pyinspect.session.heap_workspace import HeapWorkspace
 
-__all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "JsonOption", "LimitOption", "PidOption",
-           "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "finish", "graph_store",
-           "graph_store_options", "one_shot", "open_heap", "open_reader", "print_completeness", "print_json",
-           "print_object_json", "print_rows", "print_written", "reads_a_dump", "say_where"]
+__all__ = ["DUMP_FLAG", "DacOption", "DumpOption", "FrozenPidOption", "GraphStore", "JsonOption", "LimitOption",
+           "PidOption", "RequiredPidOption", "SymbolsOption", "TopOption", "build_graph", "dump_to_open", "finish",
+           "graph_store", "graph_store_options", "one_shot", "open_heap", "open_reader", "print_completeness",
+           "print_json", "print_object_json", "print_rows", "print_written", "say_where"]
 
 T = TypeVar("T")
 
@@ -40,9 +42,10 @@ PidOption = Annotated[int | None, typer.Option("--pid", help="live process id")]
 FrozenPidOption = Annotated[int | None, typer.Option("--pid", help="live process id (frozen while its stacks are read)")]
 RequiredPidOption = Annotated[int, typer.Option("--pid", help="live process id")]
 DUMP_FLAG = "--dump"
+DAC_FLAG = "--dac"
 DumpOption = Annotated[Path | None, typer.Option(DUMP_FLAG, help="core dump path")]
 DacOption = Annotated[Path | None, typer.Option(
-    "--dac", help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the first that "
+    DAC_FLAG, help="with --dump: the libmscordaccore.so of the dump's runtime build (default: the first that "
                   "matches beside the dump, in its recorded or an installed runtime, the NuGet packages folder, "
                   "a symbol server or a NuGet feed: docs/dumps.md)")]
 SymbolsOption = Annotated[Path | None, typer.Option("--symbols", help="a folder of PDBs besides each module's own")]
@@ -53,21 +56,31 @@ WorkFolderOption = Annotated[Path | None, typer.Option(
     "--work-folder", help="where a heap graph too large for memory keeps its arrays (memory-mapped files; default: "
                           "the temp folder)")]
 MemoryLimitOption = Annotated[str | None, typer.Option(
-    "--memory-limit", help="memory a heap graph may take, e.g. 8G (default: the machine's available memory); "
-                           "beyond it the graph's arrays go to the work folder")]
-_graph_store: dict[str, Any] = {"work_folder": None, "memory_limit": 0}
+    "--memory-limit", help="memory a heap graph may take, e.g. 8G (default: the machine's available memory, or "
+                           "less under a container's or cgroup's limit); beyond it the graph's arrays go to the "
+                           "work folder")]
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 
-def graph_store_options(work_folder: WorkFolderOption = None, memory_limit: MemoryLimitOption = None) -> None:
+@dataclass(frozen=True)
+class GraphStore:
+    """`pyinspect heap --work-folder --memory-limit`, as HeapWorkspace.graph takes them."""
+
+    work_folder: str | None = None
+    memory_limit: int = 0
+
+
+def graph_store_options(ctx: typer.Context, work_folder: WorkFolderOption = None,
+                        memory_limit: MemoryLimitOption = None) -> None:
     """Read a .NET process's heap or a core dump."""
-    _graph_store["work_folder"] = str(work_folder) if work_folder is not None else None
-    _graph_store["memory_limit"] = one_shot(lambda: _bytes(memory_limit)) if memory_limit else 0
+    limit = one_shot(lambda: _bytes(memory_limit)) if memory_limit else 0
+    ctx.obj = GraphStore(str(work_folder) if work_folder is not None else None, limit)
 
 
-def graph_store() -> dict[str, Any]:
-    """`pyinspect heap --work-folder --memory-limit`, as HeapReader.graph takes them."""
-    return dict(_graph_store)
+def graph_store(ctx: typer.Context) -> GraphStore:
+    """The heap group's --work-folder and --memory-limit, handed to its command in the command's
+    context (click gives a sub-command's context its group's ``obj``)."""
+    return ctx.obj if isinstance(ctx.obj, GraphStore) else GraphStore()
 
 
 def _bytes(text: str) -> int:
@@ -85,9 +98,21 @@ def say_where(graph: HeapGraph) -> None:
         print(f"the graph did not fit in memory: its arrays were in files under {folder}", file=sys.stderr)
 
 
-def reads_a_dump(argv: list[str]) -> bool:
-    """A command line that reads a dump (its reader process can start before the command line loads)."""
-    return DUMP_FLAG in argv[2:] and "--help" not in argv
+def dump_to_open(argv: list[str]) -> tuple[str, str | None] | None:
+    """The dump a command line reads and its --dac, as the command will open them (its reader
+    process can start and open the dump before the command line loads); None: no dump."""
+    dump = None if "--help" in argv else _option_value(argv[2:], DUMP_FLAG)
+    return (str(Path(dump).expanduser()), _option_value(argv[2:], DAC_FLAG)) if dump is not None else None
+
+
+def _option_value(args: list[str], flag: str) -> str | None:
+    """What `flag VALUE` or `flag=VALUE` gives, before the command line is parsed."""
+    for at, arg in enumerate(args):
+        if arg == flag and at + 1 < len(args):
+            return args[at + 1]
+        if arg.startswith(flag + "="):
+            return arg.removeprefix(flag + "=")
+    return None
 
 
 def one_shot(action: Callable[[], T]) -> T:
@@ -106,7 +131,12 @@ def finish(status: int) -> NoReturn:
     shutdown (pythonnet finalizes the .NET runtime and every object it still tracks) after
     its answer was out; a one-shot command has nothing left to clean up then (readers are
     closed and a frozen process released inside the command). Only the entry point calls
-    this: commands run inside another program (typer's CliRunner, an embedding) return."""
+    this: commands run inside another program (typer's CliRunner, an embedding) return. The
+    runtime's shutdown would have removed its debugger pipes and diagnostics socket: they go here."""
+    if "clr" in sys.modules:  # the heap helper's CoreCLR ran in this process
+        from pyinspect.targets.runtime_files import remove_own_runtime_files
+
+        remove_own_runtime_files()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -146,16 +176,17 @@ def open_reader(pid: int | None, dump: Path | None, dac: Path | None = None, *,
         yield heaps.reader()[0]
 
 
-def build_graph(pid: int | None, dump: Path | None, use: Callable[[HeapGraph], T]) -> tuple[T, Completeness]:
-    """Open the target, build its graph with progress on stderr: use(graph), and whether
-    the graph holds the whole heap."""
+def build_graph(pid: int | None, dump: Path | None, store: GraphStore,
+                use: Callable[[HeapGraph, HeapSource], T]) -> tuple[T, Completeness]:
+    """Open the target, build its graph with progress on stderr (its arrays where store says):
+    use(graph, source), and whether the graph holds the whole heap."""
     from pyinspect.cli.progress import walk_progress
 
     with open_heap(pid, dump) as heaps:
         with walk_progress() as advance:
-            graph, _ = heaps.graph(advance, **_graph_store)
+            graph, source = heaps.graph(advance, work_folder=store.work_folder, memory_limit=store.memory_limit)
         say_where(graph)
-        return use(graph), graph.completeness()
+        return use(graph, source), graph.completeness()
 
 
 def print_completeness(completeness: Completeness, as_json: bool) -> None:

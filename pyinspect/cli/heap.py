@@ -27,6 +27,7 @@ from pyinspect.cli.grammar import (
     say_where,
 )
 from pyinspect.errors import InvalidParameterError
+from pyinspect.session.row_limits import check_count, first_rows
 
 __all__ = ["register"]
 
@@ -42,7 +43,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(heap_app, name="heap")
 
 
-def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
+def stats(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
           top: Annotated[int | None, typer.Option("--top", help="only the K largest types")] = None,
           live: Annotated[bool, typer.Option("--live", help="only objects reachable from roots")] = False,
           dead: Annotated[bool, typer.Option("--dead", help="only objects no root reaches")] = False,
@@ -53,21 +54,23 @@ def stats(pid: PidOption = None, dump: DumpOption = None, dac: DacOption = None,
 
     from pyinspect.cli.progress import walk_progress
     from pyinspect.models.heap import TypeStat
+    from pyinspect.session.heap_queries import stats_answer
 
     def run() -> None:
         if live and dead:
             raise InvalidParameterError("give at most one of --live or --dead")
+        check_count("top", top, None)
+        store = graph_store(ctx)
         with open_heap(pid, dump, dac) as heaps, walk_progress() as advance:
             if live or dead:
-                graph, _ = heaps.graph(advance, **graph_store())
+                graph, source = heaps.graph(advance, work_folder=store.work_folder, memory_limit=store.memory_limit)
                 say_where(graph)
-                rows = [TypeStat(type=r.type, count=r.count, total_size=r.total_size)
-                        for r in graph.stats("live" if live else "dead")]
-                completeness = graph.completeness()
+                answer = stats_answer(graph, source, "live" if live else "dead", top)
+                rows = [TypeStat(type=r.type, count=r.count, total_size=r.total_size) for r in answer.types]
+                completeness = answer.completeness
             else:
-                rows = heaps.reader()[0].stats(advance)
-                completeness = rows.completeness
-        rows = rows[:top] if top is not None else rows
+                every = heaps.reader()[0].stats(advance)
+                rows, completeness = list(first_rows(every, top)[0]), every.completeness
         if as_json:
             print_json(rows)
         else:

@@ -1,5 +1,6 @@
 """`pyinspect heap retained|roots|instances|strings|segments|finalizer|snapshot|diff`:
-questions answered from one heap graph snapshot (progress on stderr, --json rows)."""
+questions answered from one heap graph snapshot (progress on stderr, --json rows): the heap
+tools' bounded answers (pyinspect.session.heap_queries), their counts checked before any walk."""
 
 from __future__ import annotations
 
@@ -14,14 +15,17 @@ from pyinspect.cli.grammar import (
     PidOption,
     TopOption,
     build_graph,
+    graph_store,
     one_shot,
     print_completeness,
     print_object_json,
     print_rows,
     print_written,
 )
+from pyinspect.session.row_limits import check_count, first_rows
 
 if TYPE_CHECKING:
+    from pyinspect.models.heap_answers import HeapSource
     from pyinspect.session.heap_terms import HeapGraph
 
 __all__ = ["register"]
@@ -39,38 +43,49 @@ def register(heap_app: typer.Typer) -> None:
     heap_app.command("diff")(diff_snapshots)
 
 
-def retained(addresses: Annotated[list[str] | None, typer.Argument(help="object addresses (none: top retainers)")] = None,
+def retained(ctx: typer.Context,
+             addresses: Annotated[list[str] | None, typer.Argument(help="object addresses (none: top retainers)")] = None,
              pid: PidOption = None, dump: DumpOption = None, top: TopOption = None,
              by_type: Annotated[bool, typer.Option("--by-type", help="retained size per type")] = False,
              as_json: JsonOption = False) -> None:
     """Retained sizes (exact, from the dominator tree) of objects, the top retainers, or per type."""
+    from pyinspect.session.heap_queries import check_addresses, retained_answer
+
     def run() -> None:
+        check_count("top", top, None)
+        wanted = check_addresses(addresses, by_type)
+        shown = top if by_type or top is not None else 20
+        answer = build_graph(pid, dump, graph_store(ctx), lambda g, s: retained_answer(g, s, wanted, shown, by_type))[0]
         if by_type:
-            types, completeness = build_graph(pid, dump, lambda g: g.retained_by_type(top))
             print_rows([{"type": r.type, "count": r.count, "totalSize": r.total_size,
-                         "retainedSize": r.retained_size} for r in types], as_json,
+                         "retainedSize": r.retained_size} for r in answer.types or ()], as_json,
                        {"type": lambda r: r["type"], "count": lambda r: r["count"],
                         "retained size": lambda r: r["retainedSize"]})
-            print_completeness(completeness, as_json)
-            return
-        rows, completeness = build_graph(pid, dump, lambda g: g.retained(addresses or [], top or 20))
-        print_rows([{"address": r.address, "type": r.type, "size": r.size, "retainedSize": r.retained_size}
-                    for r in rows], as_json,
-                   {"address": lambda r: r["address"], "type": lambda r: r["type"], "size": lambda r: r["size"],
-                    "retained size": lambda r: r["retainedSize"]})
-        print_completeness(completeness, as_json)
+        else:
+            print_rows([{"address": r.address, "type": r.type, "size": r.size, "retainedSize": r.retained_size}
+                        for r in answer.objects or ()], as_json,
+                       {"address": lambda r: r["address"], "type": lambda r: r["type"], "size": lambda r: r["size"],
+                        "retained size": lambda r: r["retainedSize"]})
+        print_completeness(answer.completeness, as_json)
 
     one_shot(run)
 
 
-def roots(address: Annotated[str, typer.Argument(help="object address")], pid: PidOption = None,
-          dump: DumpOption = None, max_paths: Annotated[int, typer.Option("--max-paths")] = 5,
+def roots(ctx: typer.Context, address: Annotated[str, typer.Argument(help="object address")], pid: PidOption = None,
+          dump: DumpOption = None, max_paths: Annotated[int, typer.Option("--max-paths", help="1-10")] = 5,
           as_json: JsonOption = False) -> None:
     """Shortest retention paths from roots to an object, each step named."""
     from rich.console import Console
 
+    from pyinspect.session.heap_queries import retention_answer
+    from pyinspect.session.heap_terms import parse_address
+
     def run() -> None:
-        found, completeness = build_graph(pid, dump, lambda g: g.paths(address, max_paths))
+        check_count("max_paths", max_paths, None)
+        where = parse_address(address)
+        answer, completeness = build_graph(pid, dump, graph_store(ctx),
+                                           lambda g, s: retention_answer(g, s, where, max_paths))
+        found = answer.retention
         if as_json:
             print_object_json(found, completeness)
             return
@@ -91,13 +106,17 @@ def roots(address: Annotated[str, typer.Argument(help="object address")], pid: P
     one_shot(run)
 
 
-def instances(type_name: Annotated[str, typer.Argument(help="full type name")], pid: PidOption = None,
-              dump: DumpOption = None, start: Annotated[int, typer.Option("--start")] = 0,
-              count: Annotated[int, typer.Option("--count")] = 100, as_json: JsonOption = False) -> None:
+def instances(ctx: typer.Context, type_name: Annotated[str, typer.Argument(help="full type name")],
+              pid: PidOption = None, dump: DumpOption = None, start: Annotated[int, typer.Option("--start")] = 0,
+              count: Annotated[int, typer.Option("--count", help="rows in the page (at least 1)")] = 100, as_json: JsonOption = False) -> None:
     """Instances of a type in address order, paged: address, size, generation, retained size."""
+    from pyinspect.session.heap_queries import instances_answer
+
     def run() -> None:
-        rows, completeness = build_graph(pid, dump, lambda g: g.instances(type_name, start, count))
-        print_rows(rows, as_json, {"address": lambda r: r.address, "size": lambda r: r.size,
+        check_count("count", count, None)
+        answer, completeness = build_graph(pid, dump, graph_store(ctx),
+                                           lambda g, s: instances_answer(g, s, type_name, start, count))
+        print_rows(list(answer.instances), as_json, {"address": lambda r: r.address, "size": lambda r: r.size,
                                    "generation": lambda r: r.generation, "live": lambda r: r.live,
                                    "retained size": lambda r: r.retained_size})
         print_completeness(completeness, as_json)
@@ -105,21 +124,26 @@ def instances(type_name: Annotated[str, typer.Argument(help="full type name")], 
     one_shot(run)
 
 
-def strings(pid: PidOption = None, dump: DumpOption = None, top: TopOption = 50, as_json: JsonOption = False) -> None:
+def strings(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, top: TopOption = 50,
+            as_json: JsonOption = False) -> None:
     """String values held by several objects, most wasted bytes first."""
+    from pyinspect.session.heap_queries import strings_answer
+
     def run() -> None:
-        rows, completeness = build_graph(pid, dump, lambda g: g.duplicate_strings(top))
-        print_rows(rows, as_json, {"value": lambda r: r.value[:80], "count": lambda r: r.count,
+        check_count("top", top, None)
+        answer, completeness = build_graph(pid, dump, graph_store(ctx),
+                                           lambda g, s: strings_answer(g, s, top, max_chars=None))
+        print_rows(list(answer.strings), as_json, {"value": lambda r: r.value[:80], "count": lambda r: r.count,
                                    "size": lambda r: r.size, "wasted": lambda r: r.wasted_bytes})
         print_completeness(completeness, as_json)
 
     one_shot(run)
 
 
-def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
+def segments(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
     """Generations (size, free, fragmentation, pinned objects) and every segment."""
     def run() -> None:
-        layout, completeness = build_graph(pid, dump, lambda g: g.layout())
+        layout, completeness = build_graph(pid, dump, graph_store(ctx), lambda g, _: g.layout())
         if as_json:
             print_object_json(layout, completeness)
             return
@@ -135,28 +159,30 @@ def segments(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption
     one_shot(run)
 
 
-def finalizer(pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
+def finalizer(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, as_json: JsonOption = False) -> None:
     """Objects registered for finalization per type, and how many are queued (ready)."""
+    from pyinspect.session.heap_queries import finalizer_answer
+
     def run() -> None:
-        rows, completeness = build_graph(pid, dump, lambda g: g.finalizer_queue())
-        print_rows(rows, as_json, {"type": lambda r: r.type, "count": lambda r: r.count,
+        answer, completeness = build_graph(pid, dump, graph_store(ctx), lambda g, s: finalizer_answer(g, s, None))
+        print_rows(list(answer.types), as_json, {"type": lambda r: r.type, "count": lambda r: r.count,
                                    "size": lambda r: r.total_size, "ready": lambda r: r.ready})
         print_completeness(completeness, as_json)
 
     one_shot(run)
 
 
-def snapshot(output: Annotated[Path, typer.Option("-o", "--output", help="snapshot file to write")],
+def snapshot(ctx: typer.Context, output: Annotated[Path, typer.Option("-o", "--output", help="snapshot file to write")],
              pid: PidOption = None, dump: DumpOption = None,
              whole: Annotated[bool, typer.Option("--graph", help="save the whole graph (objects, references, "
                                                  "roots, dominators), not only the per-type table")] = False,
              as_json: JsonOption = False) -> None:
     """Save the live heap per type (count, size, retained size) for a later `heap diff`."""
 
-    def save(g: HeapGraph) -> Path:
+    def save(g: HeapGraph, _: HeapSource) -> Path:
         return g.save_graph(output) if whole else g.snapshot().save(output)
 
-    path, completeness = one_shot(lambda: build_graph(pid, dump, save))
+    path, completeness = one_shot(lambda: build_graph(pid, dump, graph_store(ctx), save))
     print_written(path, "graph" if whole else "snapshot", as_json)
     print_completeness(completeness, as_json)
 
@@ -170,9 +196,10 @@ def diff_snapshots(before: Annotated[Path, typer.Argument(help="earlier snapshot
     from pyinspect.session.heap_terms import load_snapshot
 
     def run() -> None:
+        check_count("top", top, None)
         earlier, later = load_snapshot(before), load_snapshot(after)
-        rows = diff(earlier, later)
-        print_rows(rows[:top] if top else rows, as_json,
+        rows = list(first_rows(diff(earlier, later), top)[0])
+        print_rows(rows, as_json,
                    {"type": lambda r: r.type, "count Δ": lambda r: r.count_delta, "size Δ": lambda r: r.size_delta,
                     "retained Δ": lambda r: r.retained_delta})
         print_completeness(Completeness.of([earlier.completeness, later.completeness]), as_json)

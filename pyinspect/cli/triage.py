@@ -22,6 +22,7 @@ from pyinspect.cli.grammar import (
     print_completeness,
     print_json,
 )
+from pyinspect.session.row_limits import check_count
 
 if TYPE_CHECKING:
     from pyinspect.models.triage import ExceptionInfo, StackFrame, ThreadInfo
@@ -105,6 +106,7 @@ def async_chains(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: 
                  limit: LimitOption = 100, as_json: JsonOption = False) -> None:
     """Async state machines as chains, innermost await first, stuck chains first (dumpasync)."""
     def run() -> None:
+        check_count("limit", limit, None)
         with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.async_chains(limit, str(symbols) if symbols else None)
         if as_json:
@@ -124,6 +126,7 @@ def exceptions(pid: FrozenPidOption = None, dump: DumpOption = None, symbols: Sy
                limit: LimitOption = 100, as_json: JsonOption = False) -> None:
     """Exception objects on the heap, threads' current ones (a crash's) first, with stack and inner."""
     def run() -> None:
+        check_count("limit", limit, None)
         with open_reader(pid, dump, freeze=True) as reader:
             answer = reader.exceptions(limit, str(symbols) if symbols else None)
         if as_json:

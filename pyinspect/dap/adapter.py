@@ -18,6 +18,7 @@ from pyinspect.dap.client import DapClient
 from pyinspect.dap.stream import DapStream
 from pyinspect.errors import AdapterDiedError, InvalidParameterError, SetupMissingError
 from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
+from pyinspect.targets.runtime_files import remove_runtime_files
 
 __all__ = ["ADAPTER_KINDS", "AdapterKind", "AdapterProcess", "adapter_command", "start_adapter"]
 
@@ -61,16 +62,21 @@ class AdapterProcess:
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+                self._kill()
             self.client.channel.join_reader(timeout=2.0)
 
     def kill(self) -> None:
         if self.proc.poll() is None:
-            self.proc.kill()
+            self._kill()
         self.proc.wait(timeout=5)
         self.closed = True
         self.client.channel.join_reader(timeout=2.0)
+
+    def _kill(self) -> None:
+        """SIGKILL, then the files the adapter's runtime could not remove (ours is a .NET program)."""
+        self.proc.kill()
+        self.proc.wait(timeout=5)
+        remove_runtime_files(self.proc.pid, wait=0)
 
 
 def start_adapter(kind: str = "pyinspect") -> AdapterProcess:

@@ -2,31 +2,34 @@
 
 A damaged dump can make the DAC abort (SIGABRT in DacDataTarget.GetMetadata) or fault;
 in-process, that ends the MCP server, the notebook kernel or the CLI that asked. Here the
-child (``python -m pyinspect.heap.dump_child FD``) loads CoreCLR and the helper and runs
-the reader's named calls (heap.helper_calls) sent over a socket; the parent never loads
-CoreCLR for a dump. A child that dies mid-call answers DUMP_DAMAGED naming the step; the
-next call starts a new child that opens the dump again (objects of the old one, such as a
-graph, are gone: build them again).
+child is the heap helper run as its own .NET process (``dotnet PyInspect.Heap.dll FD``,
+dotnet/PyInspect.Heap/Host/DumpReaderHost.cs): it opens the dump and runs the reader's named
+calls (heap.helper_calls) sent over a socket, as JSON; the parent never loads CoreCLR for a
+dump, and a one-shot command pays no second Python start. A child that dies mid-call answers
+DUMP_DAMAGED naming the step; the next call starts a new child that opens the dump again
+(objects of the old one, such as a graph, are gone: build them again).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import weakref
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import IO, Any
 
 from pyinspect import errors
 from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
 from pyinspect.heap.helper_calls import Call, Ref
 
-__all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "main", "start_early"]
+__all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "start_early"]
 
 _STDERR_TAIL = 16000
 _STEP = "pyinspect-step: "
@@ -48,7 +51,9 @@ class DumpChild:
     """The parent's end: runs calls in the child, one at a time, from any thread."""
 
     def __init__(self, path: str, options: dict[str, Any]) -> None:
-        self._open = ("open", "dump", (path,), options)
+        """options: dac, dac_search_path and offline, as pyinspect.targets.dac_sources reads them."""
+        self._path = path
+        self._open = _open_request(path, options)
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
@@ -72,7 +77,9 @@ class DumpChild:
             if self._conn is None:
                 self._start(str(context.get("command") or call.member))
             released, self._released = self._released, []
-            answer = self._exchange(("run", call, released), str(context.get("command") or call.member), context)
+            request = ["run", _wire(call.on), call.member, None if call.args is None else [_wire(a) for a in call.args],
+                       released]
+            answer = self._exchange(request, str(context.get("command") or call.member), context)
         return Ref(answer.id, self.generation) if isinstance(answer, Ref) else answer
 
     def release(self, ref: Ref) -> None:
@@ -84,44 +91,55 @@ class DumpChild:
         with self._lock:
             if self._conn is not None:
                 try:
-                    self._exchange(("close",), "close", {})
+                    self._exchange(["close"], "close", {})
                 except PyInspectError:
                     pass
             self._stop()
 
     def _start(self, step: str) -> None:
-        self._process, self._conn, self._stderr = _take_early() or _spawn()
+        (self._process, self._conn, self._stderr), opened = _take_early(self._open) or (_spawn(self._path), False)
         weakref.finalize(self, _end, self._process)  # a reader dropped unclosed (a notebook) ends its child
         self._released = []
         try:
-            self._exchange(self._open, "open" if step == "open" else f"open again before {step}", {})
+            self._exchange(None if opened else self._open, "open" if step == "open" else f"open again before {step}",
+                           {})
         except PyInspectError:
             self._stop()  # no DAC, not a dump: no child is left waiting
             raise
 
-    def _exchange(self, request: tuple[Any, ...], step: str, context: dict[str, Any]) -> Any:
+    def _exchange(self, request: list[Any] | None, step: str, context: dict[str, Any]) -> Any:
+        """Send request and read its answer; None: read the answer to the request sent as the child started."""
         assert self._conn is not None and self._stderr is not None
         # what the child writes during this call only (its breadcrumbs): the file's offset is
         # shared with the child, which writes nothing between calls
-        self._stderr.seek(0)
-        self._stderr.truncate()
+        if request is not None:
+            self._stderr.seek(0)
+            self._stderr.truncate()
         try:
-            self._conn.send(request)
+            if request is not None:
+                self._conn.send_bytes(json.dumps(request).encode())
             if not self._conn.poll(self._timeout):
                 assert self._process is not None
                 self._process.kill()
                 raise self._died(step, context, f"gave no answer within {self._timeout:g} s and was stopped")
-            reply = self._conn.recv()
+            reply = self._conn.recv_bytes()
         except (EOFError, OSError) as exc:
             raise self._died(step, context) from exc
-        if reply[0] == "error":
-            _, code, message, found = reply
-            raise _error_of(code)(message, **{**found, **context})
-        return reply[1]
+        return _answer(reply, context)
 
-    def _died(self, step: str, context: dict[str, Any], how: str | None = None) -> DumpDamagedError:
-        """The child ended mid-call: say how, during which step, and what it printed last."""
+    def _died(self, step: str, context: dict[str, Any], how: str | None = None) -> PyInspectError:
+        """The child ended mid-call: say how, during which step, and what it printed last. A
+        SIGKILL we did not send is no fault of the dump (a DAC fault is SIGSEGV, SIGBUS or
+        SIGABRT): most often the kernel's out-of-memory killer."""
         status = self._process.wait(timeout=30) if self._process is not None else None
+        if how is None and status == -signal.SIGKILL:
+            self._stop()
+            self.generation += 1
+            return HeapReadError(
+                f"the dump reader process was killed (SIGKILL) during {step}, not by pyinspect and not by "
+                "the dump: most often the kernel's out-of-memory killer (see dmesg; a container's or cgroup's "
+                "memory limit); --memory-limit (memory_limit=) puts the heap graph's arrays on disk",
+                step=step, **context)
         if how is None:
             how = f"ended with {signal.Signals(-status).name}" if status is not None and status < 0 \
                 else f"ended with status {status}"
@@ -166,15 +184,37 @@ class DumpChild:
 
 
 _Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
-_early: list[_Spawned] = []
+_NO_RUNTIME_FILES = {"DOTNET_EnableDiagnostics": "0"}
+"""Nothing debugs or traces a dump's reader: its runtime opens no debugger pipes or diagnostics
+socket (files in the temp folder that a process ending with _exit or a kill leaves behind)."""
 
 
-def start_early() -> None:
+@dataclass(frozen=True)
+class _Early:
+    """A dump reader started before it was asked for, and the open request already sent to it."""
+
+    spawned: _Spawned
+    opening: list[Any] | None
+
+
+_early: list[_Early] = []
+
+
+def start_early(path: str, dac: str | None = None, offline: bool | None = None) -> None:
     """Start a dump reader before it is asked for: a one-shot command (``pyinspect heap stats
-    --dump``) starts it first thing, so the child loads CoreCLR while the parent loads the
-    command line; the next DumpChild takes it."""
-    if not _early:
-        _early.append(_spawn())
+    --dump``) starts it first thing, with the dump and the DAC options its command line
+    names, so the child starts, reads the file and opens the dump with its DAC while the
+    parent loads the command line. The next DumpChild takes it when it opens the same dump
+    with the same DAC sources (else it ends it and starts its own)."""
+    if _early:
+        return
+    spawned = _spawn(path)
+    try:
+        opening: list[Any] | None = _open_request(path, {"dac": dac, "offline": offline})
+        spawned[1].send_bytes(json.dumps(opening).encode())
+    except (PyInspectError, OSError):
+        opening = None  # the DumpChild's own open says why
+    _early.append(_Early(spawned, opening))
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
@@ -183,19 +223,42 @@ def _end(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=10)
 
 
-def _take_early() -> _Spawned | None:
-    return _early.pop() if _early else None
+def _take_early(opening: list[Any]) -> tuple[_Spawned, bool] | None:
+    """The reader started early, and whether it was sent this very open request (its answer
+    is the caller's); None when none was started or it opens another dump (it is ended)."""
+    if not _early:
+        return None
+    early = _early.pop()
+    if early.opening is None or early.opening == opening:
+        return early.spawned, early.opening is not None
+    process, conn, stderr = early.spawned
+    conn.close()
+    _end(process)
+    stderr.close()
+    return None
 
 
-def _spawn() -> _Spawned:
-    """A child process reading calls from one end of a socket pair; its output goes to a
-    temporary file whose last lines say why it ended, if it does."""
+def _open_request(path: str, options: dict[str, Any]) -> list[Any]:
+    """The child's open request: the dump and its DAC sources (pyinspect.targets.dac_sources)."""
+    from pyinspect.targets.dac_sources import dac_sources_json, is_offline
+
+    sources = dac_sources_json(Path(path), dac=options.get("dac"), search_path=options.get("dac_search_path"),
+                               offline=is_offline(options.get("offline")))
+    return ["open", path, sources]
+
+
+def _spawn(path: str) -> _Spawned:
+    """A child process reading calls from one end of a socket pair, reading the dump at path
+    meanwhile; its output goes to a temporary file whose last lines say why it ended, if it does."""
+    from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
+
+    command = [str(dotnet_host()), str(dotnet_tool("PyInspect.Heap"))]
     parent, child = socket.socketpair()
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
     with child:
-        process = subprocess.Popen([sys.executable, "-m", "pyinspect.heap.dump_child", str(child.fileno())],
+        process = subprocess.Popen([*command, str(child.fileno()), path],
                                    pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
-                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1"})
+                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1", **_NO_RUNTIME_FILES})
     return process, Connection(parent.detach()), stderr
 
 
@@ -209,60 +272,20 @@ def _error_of(code: str) -> type[PyInspectError]:
     return HeapReadError if code != ErrorCode.INVALID_PARAMETER else errors.InvalidParameterError
 
 
-def _end_with_parent() -> None:
-    """The child is killed when its parent ends (a CLI stopped with Ctrl-C, a killed server),
-    even while the DAC loops on damaged data and would never read the closed socket."""
-    import ctypes
-
-    pr_set_pdeathsig = 1
-    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() == 1:
-        sys.exit(0)  # the parent ended before the request took effect
+def _wire(value: Any) -> Any:
+    """A call's object or argument as the child reads it: a Ref as {"ref": id}."""
+    return {"ref": value.id} if isinstance(value, Ref) else value
 
 
-def main() -> None:
-    """The child: open the target, then answer calls until the parent closes or goes."""
-    from pyinspect.heap import dotnet_bridge
-    from pyinspect.heap.helper_calls import HelperObjects
-
-    _end_with_parent()
-    conn = Connection(int(sys.argv[1]))
-    try:
-        dotnet_bridge.helper()  # CoreCLR and the helper load while the parent prepares its first request
-    except PyInspectError:
-        pass  # opening the target says so
-    objects = HelperObjects()
-    while True:
-        try:
-            request = conn.recv()
-        except (EOFError, OSError):
-            break
-        reply: tuple[Any, ...]
-        try:
-            reply = ("ok", _serve(objects, request))
-        except PyInspectError as exc:
-            reply = ("error", str(exc.code), exc.message, exc.context)
-        except Exception as exc:  # noqa: BLE001 - any failure is answered, never kills the child
-            reply = ("error", str(ErrorCode.HEAP_READ_ERROR), f"{type(exc).__name__}: {exc}", {})
-        conn.send(reply)
-        if request[0] == "close":
-            break
-    objects.close()
-    # the target is disposed: skip the runtime's shutdown (half a second), nothing is left to flush
-    os._exit(0)
-
-
-def _serve(objects: Any, request: tuple[Any, ...]) -> Any:
-    kind = request[0]
-    if kind == "open":
-        _, target, args, options = request
-        return objects.open(target, *args, **options)
-    if kind == "run":
-        for ref in request[2]:
-            objects.release(Ref(ref))
-        return objects.run(request[1])
-    return objects.close()
-
-
-if __name__ == "__main__":
-    main()
+def _answer(reply: bytes, context: dict[str, Any]) -> Any:
+    """The child's answer: a string (b"s" and its UTF-8), else JSON holding a value, an
+    object's Ref, or an error raised here as the child's code says."""
+    if reply[:1] == b"s":
+        return reply[1:].decode()
+    answer = json.loads(reply[1:])
+    if "ref" in answer:
+        return Ref(int(answer["ref"]))
+    if "error" in answer:
+        error = answer["error"]
+        raise _error_of(error["code"])(error["message"], **{**error["context"], **context})
+    return answer["value"]

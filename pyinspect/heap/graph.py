@@ -87,7 +87,7 @@ class HeapGraph:
             raise InvalidParameterError(f"which must be all, live or dead, got {which!r}", which=which)
         return self._rows(GraphTypeStat, "TypeStatsJson", _WHICH[which], _top(top))
 
-    def retained(self, addresses: Sequence[int | str] | None = None, top: int = 20) -> list[RetainedObject]:
+    def retained(self, addresses: Sequence[int | str] | None = None, top: int | None = 20) -> list[RetainedObject]:
         """The given objects with their retained sizes, or the top retainers when none are given."""
         wanted = ",".join(hex(parse_address(a)) for a in addresses or [])
         return self._rows(RetainedObject, "RetainedJson", wanted, _top(top), command="retained")

@@ -1,11 +1,12 @@
 """Calls into the heap helper named as data: which object, which member, which arguments.
 
 A HeapReader never holds a pythonnet object: it names its calls (:class:`Call`), and the
-process that loaded CoreCLR runs them here against its table of helper objects. A .NET
+process that loaded the helper runs them against its table of helper objects. A .NET
 object an answer returns (a walk, a graph) stays in that table and travels as a
-:class:`Ref`; strings, numbers and booleans travel as themselves. The same table serves
-a live process in this process and a dump in a child process (heap.dump_child), so a
-fault inside the DAC on a damaged dump ends only the child.
+:class:`Ref`; strings, numbers and booleans travel as themselves. A live process's calls
+run here, through pythonnet (:class:`HelperObjects`); a dump's run in the helper's own
+process (heap.dump_child, dotnet/PyInspect.Heap/Host/NamedCalls.cs: the same rule), so a
+fault inside the DAC on a damaged dump ends only that process.
 """
 
 from __future__ import annotations
@@ -43,18 +44,16 @@ class Call:
 
 
 class HelperObjects:
-    """The helper objects one reader's calls address, in the process that loaded CoreCLR."""
+    """The helper objects a live process's reader addresses, in this process (pythonnet)."""
 
     def __init__(self) -> None:
         self._objects: dict[int, Any] = {}
         self._next = 1
 
-    def open(self, kind: str, *args: Any, **options: Any) -> None:
-        """Open the target: ``attach`` (pid, suspend, dac) or ``dump`` (path, **options)."""
-        from pyinspect.heap import openers
-
-        opener = openers.attach if kind == "attach" else openers.open_dump
-        self._objects = {TARGET.id: dotnet_bridge.call(lambda: opener(dotnet_bridge.helper(), *args, **options))}
+    def attach(self, pid: int, suspend: bool, dac: str) -> None:
+        """Open the live process as the table's first object, read with its own runtime's DAC."""
+        self._objects = {TARGET.id: dotnet_bridge.call(lambda: dotnet_bridge.helper().HeapTarget.Attach(pid, suspend,
+                                                                                                       dac))}
 
     def run(self, call: Call) -> Any:
         """One call's answer: a str, int, float, bool or None as itself, any other .NET object as a Ref."""

@@ -23,11 +23,11 @@ class InProcess:
 
     generation = 0
 
-    def __init__(self, kind: str, *args: Any) -> None:
+    def __init__(self, pid: int, suspend: bool, dac: str) -> None:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyinspect-heap")
         self._objects = HelperObjects()
         try:
-            self._on_worker(lambda: self._objects.open(kind, *args))
+            self._on_worker(lambda: self._objects.attach(pid, suspend, dac))
         except BaseException:
             self._worker.shutdown(wait=False)
             raise

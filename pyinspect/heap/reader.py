@@ -93,7 +93,7 @@ class HeapReader:
         if runtime.dac_path is None:
             raise SetupMissingError(f"the runtime of process {pid} has no DAC: {runtime.folder}/libmscordaccore.so "
                                     f"is missing (runtime {runtime.version}, build {runtime.build})", pid=pid)
-        return cls(InProcess("attach", pid, suspend, runtime.dac_path), f"process {pid}", pid=pid)
+        return cls(InProcess(pid, suspend, runtime.dac_path), f"process {pid}", pid=pid)
 
     @classmethod
     def open_dump(cls, path: str | Path, *, dac: str | Path | None = None,
@@ -104,8 +104,7 @@ class HeapReader:
         default $PYINSPECT_OFFLINE, asks no server). No match raises DumpError naming the
         build and every place tried; a file shorter than its ELF headers claim raises
         DumpError ("cut at N of M bytes") before any of that. The dump is read in a child
-        process (heap.dump_child): a fault there answers DumpDamagedError; every keyword
-        argument reaches heap.openers.open_dump unchanged."""
+        process (heap.dump_child): a fault there answers DumpDamagedError."""
         from pyinspect.heap.dump_child import DumpChild
 
         dump = Path(path)
@@ -182,7 +181,8 @@ class HeapReader:
               memory_limit: int = 0) -> HeapGraph:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes. Its arrays
         go to files in work_folder (default: the temp folder) when they would not fit in
-        memory_limit bytes (0: the machine's available memory); summary().work_folder says so."""
+        memory_limit bytes (0: the machine's available memory, or its cgroup's if less);
+        summary().work_folder says so."""
         from pyinspect.heap.graph import HeapGraph
 
         def build(skip: str) -> tuple[Ref, int]:

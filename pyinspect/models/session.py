@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["BreakpointAnswer", "BreakpointInfo", "BreakpointListAnswer", "ExceptionBreakpointAnswer",
+__all__ = ["BreakpointAnswer", "BreakpointInfo", "BreakpointListAnswer", "ExceptionBreakpointAnswer", "HandleCloseAnswer",
            "SessionState", "SessionStateName", "StopLocation"]
 
 SessionStateName = Literal["not_started", "running", "paused", "exited"]
@@ -84,3 +84,12 @@ class ExceptionBreakpointAnswer(_Answer):
     cleared: bool = False
     exception_filters: list[str] = []
     applied: bool
+
+
+class HandleCloseAnswer(_Answer):
+    """handle_close: what the handle named (`kind`) and what ending it did (`message`); the
+    handle answers HANDLE_CLOSED from now on."""
+
+    success: bool = True
+    kind: Literal["debug session", "heap", "recording"]
+    message: str

@@ -21,6 +21,7 @@ from pyinspect.notebook.diagnose import DiagnoseMethods, diagnose
 from pyinspect.notebook.heap_graph import diff
 from pyinspect.notebook.progress import walk_progress
 from pyinspect.notebook.triage import TriageMethods
+from pyinspect.session import heap_queries as queries
 from pyinspect.session.dump_writing import write_dump
 from pyinspect.session.heap_workspace import HeapWorkspace
 
@@ -48,9 +49,8 @@ class Heap(DiagnoseMethods, TriageMethods, ClosesOnExit):
         import pandas as pd
 
         if live is not None:
-            graph = self.graph(progress=progress)
-            rows = graph.stats("live" if live else "dead")
-            completeness = graph.completeness()
+            answer = queries.stats_answer(*self._graph_and_source(progress=progress), "live" if live else "dead", None)
+            rows, completeness = answer.types, answer.completeness
         else:
             with walk_progress(progress) as advance:
                 stats = self.reader.stats(advance)

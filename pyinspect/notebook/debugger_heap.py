@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.notebook.progress import walk_progress
+from pyinspect.session.heap_queries import retention_answer
 from pyinspect.session.heap_terms import parse_address
+from pyinspect.session.row_limits import check_count
 
 if TYPE_CHECKING:
     from pyinspect.session.debug_session import Session
@@ -22,17 +24,18 @@ class HeapPathMethods:
 
     def path_to_root(self, target: int | str, max_paths: int = 5, frame_index: int = 0,
                      thread_id: int | None = None, progress: bool = True) -> RetentionPaths:
-        """Why is this object alive: the shortest paths from its roots, each step named; a
-        root on a thread's stack names its frame's local (``root.local``). ``target`` is an
+        """Why is this object alive: up to max_paths shortest paths from its roots, each
+        step named; a root on a thread's stack names its frame's local (``root.local``). ``target`` is an
         address (an int or ``"0x..."``) or an expression in scope at the stop. The graph is
         built at the first call after each stop (a progress bar), then reused.
         Raises NotPausedError, VariableUnavailableError, InvalidParameterError.
         Example: ``dbg.path_to_root("orders").paths[0].root.local``"""
+        check_count("max_paths", max_paths, None)
         heaps = self.session.heaps
         address = self._address_of(target, frame_index, thread_id)
         with walk_progress(progress and not heaps.graph_ready()) as advance:
-            graph, _ = heaps.graph(advance)
-        return heaps.name_stack_locals(graph.paths(address, max_paths))
+            graph, source = heaps.graph(advance)
+        return retention_answer(graph, source, address, max_paths, heaps.name_stack_locals).retention
 
     def _address_of(self, target: int | str, frame_index: int, thread_id: int | None) -> int:
         if isinstance(target, int) or target.strip().lower().startswith("0x"):

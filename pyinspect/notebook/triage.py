@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyinspect.session.heap_terms import HeapReader
 from pyinspect.session.heap_workspace import HeapWorkspace
+from pyinspect.session.row_limits import check_count
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
@@ -81,8 +82,9 @@ class TriageMethods:
         return list(self.reader.locks().deadlocks)
 
     def async_chains(self, limit: int = 100, symbols: str | None = None) -> pd.DataFrame:
-        """One row per async method of every chain (chain, depth 0 = innermost): method,
-        state, file, line, awaits, awaits_type, stuck. Example: ``heap.async_chains().query("stuck")``"""
+        """One row per async method of at most limit chains (chain, depth 0 = innermost):
+        method, state, file, line, awaits, awaits_type, stuck. Example: ``heap.async_chains().query("stuck")``"""
+        check_count("limit", limit, None)
         rows = []
         found = self.reader.async_chains(limit, symbols)
         for index, chain in enumerate(found.chains):
@@ -91,8 +93,9 @@ class TriageMethods:
         return _frame(rows, found.completeness)
 
     def exceptions(self, limit: int = 100, symbols: str | None = None) -> pd.DataFrame:
-        """One row per exception object (threads' current ones first): address, type,
+        """One row per exception object, at most limit, threads' current ones first: address, type,
         message, h_result, thread, inner (type), top (first frame). Example: ``heap.exceptions().head()``"""
+        check_count("limit", limit, None)
         found = self.reader.exceptions(limit, symbols)
         return _frame([{"address": e.address, "type": e.type, "message": e.message, "h_result": e.h_result,
                         "thread": e.thread, "inner": e.inner.type if e.inner else None,

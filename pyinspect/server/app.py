@@ -34,12 +34,20 @@ from pydantic import ValidationError
 
 from pyinspect import __version__
 from pyinspect.errors import ErrorCode, InvalidParameterError, PyInspectError
+from pyinspect.server.call_kinds import OPENS, client_of_request
 from pyinspect.server.clients import ClientSessions
 from pyinspect.server.errors import error_answer, error_result
-from pyinspect.server.parameters import HANDLE, HANDLE_ANSWER, HANDLE_PARAMETER, HANDLELESS
+from pyinspect.server.http_sessions import IDLE_TIMEOUT
+from pyinspect.server.parameters import (
+    HANDLE,
+    HANDLE_ANSWER,
+    HANDLE_ONLY,
+    HANDLE_PARAMETER,
+    HANDLELESS,
+)
 from pyinspect.server.prompts import HEAP_INSTRUCTIONS, TRIAGE_INSTRUCTIONS
 from pyinspect.server.stdio_wire import claim_stdio
-from pyinspect.session.debug_session import Session
+from pyinspect.server.tasks import Tasks
 
 __all__ = ["PyInspectServer", "create_server", "run_server"]
 
@@ -54,13 +62,17 @@ _TOOL_MODULES = (
     "pyinspect.server.tools.trace",
 )
 
-_HANDLES = """Handles: over HTTP with protocol 2026-07-28 (no MCP session) every answer carries a `handle`.
-An opening tool called without one (debug_launch, debug_attach, breakpoint_set, heap_attach,
-dump_open, dump_create, trace_start) opens something new and answers its handle: keep the
-handle you were given and pass it as `handle` to every later call on that debug session, heap
-or recording (without it: HANDLE_REQUIRED; an idle one expires: HANDLE_CLOSED). Hold several
-at once: heap_diff compares two heaps' snapshots with before_handle. On stdio and in an MCP
-session leave handle out."""
+_HANDLES = """Handles: the opening tools (debug_launch, debug_attach, breakpoint_set, heap_attach, dump_open,
+dump_create, trace_start) answer a `handle` naming what they opened: keep the handle you were
+given and pass it as `handle` to later calls on that debug session, heap or recording. Over
+HTTP with protocol 2026-07-28 it is required (an opening tool called without one opens
+something new; other tools answer HANDLE_REQUIRED); on stdio and in an MCP session a call
+without one acts on your current debug session and the heap you opened last, and the heaps
+opened before stay open under their handles. Hold several at once: heap_diff compares two
+heaps' snapshots with before_handle. handle_close {handle} ends one when you are done (a
+launched program terminated, an attached one detached, a heap closed); idle ones expire
+(HANDLE_CLOSED says why). Long heap walks, dump_create and trace_stop may answer an MCP task
+if your client supports them: poll tasks/get."""
 
 _INSTRUCTIONS = """pyinspect debugs .NET processes. Start with breakpoint_set (optional),
 then debug_launch or debug_attach; debug_wait until the process is paused; read it with
@@ -99,6 +111,8 @@ class PyInspectServer(MCPServer[Any]):
             tool.parameters["additionalProperties"] = False
             if tool.name not in HANDLELESS:
                 tool.parameters.setdefault("properties", {})[HANDLE] = HANDLE_PARAMETER
+                if tool.name in HANDLE_ONLY:
+                    tool.parameters["required"] = [HANDLE]
                 output = tool.output_schema
                 if output is not None:
                     output.setdefault("properties", {})[HANDLE] = HANDLE_ANSWER
@@ -126,7 +140,8 @@ class PyInspectServer(MCPServer[Any]):
                     failed = not isinstance(result, CallToolResult) or bool(result.is_error)
                     with anyio.CancelScope(shield=True):  # a cancelled call still lets its handle go
                         await anyio.to_thread.run_sync(self.clients.release, call, failed)
-            return _with_handle(result, call.used if stateless else None)
+            answers_handle = stateless or name in OPENS or name in HANDLE_ONLY
+            return _with_handle(result, call.used if answers_handle else None)
         except MCPError:
             raise
         except ToolError as exc:
@@ -187,18 +202,13 @@ class PyInspectServer(MCPServer[Any]):
 
 
 def _client_of(context: Any) -> tuple[str | None, bool]:
-    """The MCP session id of the HTTP request behind this call (None on stdio and in memory),
-    and whether the request is stateless: over HTTP with no MCP session (2026-07-28)."""
-    request = getattr(getattr(context, "_request_context", None), "request", None)
-    headers = getattr(request, "headers", None)
-    if headers is None:
-        return None, False
-    client_id = headers.get("mcp-session-id")
-    return client_id, client_id is None
+    """The MCP session id of the HTTP request behind this call, and whether it is stateless
+    (pyinspect.server.clients.client_of_request)."""
+    return client_of_request(getattr(getattr(context, "_request_context", None), "request", None))
 
 
 def _with_handle(result: Any, handle: str | None) -> Any:
-    """A stateless call's success answer carries the handle it acted on (or minted)."""
+    """A success answer that carries the handle the call acted on (or minted)."""
     if handle is None or not isinstance(result, CallToolResult) or result.is_error:
         return result
     data = result.structured_content
@@ -227,19 +237,28 @@ def _unknown_arguments(arguments: dict[str, Any], schema: dict[str, Any]) -> Inv
 
 
 
-def create_server(session: Session | None = None, adapter: str = "pyinspect") -> PyInspectServer:
-    """The server; ``session``, when given, is the stdio (or in-memory) client's."""
-    clients = ClientSessions(adapter, session)
+def create_server(adapter: str = "pyinspect", idle_timeout: float = IDLE_TIMEOUT) -> PyInspectServer:
+    """The server; handles idle for ``idle_timeout`` seconds are closed (pyinspect.server.clients
+    says which ones), and long calls may become MCP tasks (pyinspect.server.tasks)."""
+    clients = ClientSessions(adapter)
+    tasks = Tasks()
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
         try:
-            yield {"clients": clients}
+            async with anyio.create_task_group() as group:
+                group.start_soon(_expire_handles, clients, idle_timeout)
+                tasks.task_group = group
+                try:
+                    yield {"clients": clients}
+                finally:
+                    tasks.task_group = None
+                    group.cancel_scope.cancel()
         finally:
-            clients.end_all()
+            clients.end_all()  # at once, even when cancelled: no debuggee is left stopped
 
     mcp = PyInspectServer("pyinspect", version=__version__, instructions=_INSTRUCTIONS, lifespan=lifespan,
-                          clients=clients, cache_hints=_CACHE_HINTS)
+                          clients=clients, cache_hints=_CACHE_HINTS, extensions=[tasks])
     for module in _TOOL_MODULES:
         importlib.import_module(module).register(mcp, clients)
     return mcp
@@ -253,13 +272,12 @@ def run_server(http: bool = False, port: int = 8765, adapter: str = "pyinspect",
     as the process began (else claimed now)."""
     if not http:
         claim_stdio()
-        anyio.run(create_server(adapter=adapter).run_on_wire)
+        anyio.run(create_server(adapter, idle_timeout or IDLE_TIMEOUT).run_on_wire)
         return
     from pyinspect.server import http_security
-    from pyinspect.server.http_sessions import IDLE_TIMEOUT
 
     token, generated = http_security.load_token(token_file)
-    server = create_server(adapter=adapter)
+    server = create_server(adapter, idle_timeout or IDLE_TIMEOUT)
     anyio.run(_serve_http, server, port, token, generated, idle_timeout or IDLE_TIMEOUT)
 
 
@@ -288,14 +306,14 @@ async def _serve_http(server: PyInspectServer, port: int, token: str, generated:
                             timeout_keep_alive=75)
     if generated:
         sec.announce_token(token, port)
-    async with anyio.create_task_group() as tasks:
-        tasks.start_soon(_expire_handles, server, idle_timeout)
-        await uvicorn.Server(config).serve()
-        tasks.cancel_scope.cancel()
+    await uvicorn.Server(config).serve()
 
 
-async def _expire_handles(server: PyInspectServer, idle_timeout: float) -> None:
-    """Close the 2026-07-28 handles idle for the idle timeout (what they held ends with them)."""
+async def _expire_handles(clients: ClientSessions, idle_timeout: float) -> None:
+    """Close the handles idle for the idle timeout (what they held ends with them)."""
     while True:
         await anyio.sleep(min(30.0, max(0.5, idle_timeout / 4)))
-        await anyio.to_thread.run_sync(server.clients.expire_idle, idle_timeout)
+        try:
+            await anyio.to_thread.run_sync(clients.expire_idle, idle_timeout)
+        except Exception:
+            log.exception("closing idle handles failed")

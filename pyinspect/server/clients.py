@@ -1,14 +1,22 @@
 """What each MCP client owns on the server: Sessions (pyinspect.session.debug_session: a
-debug session, its heap workspace, its recording), named by handles (pyinspect.server.handles).
+debug session, its heap workspace, its recording), each named by a handle
+(pyinspect.server.handles).
 
 Why per client: over streamable HTTP several clients share one server; each must see only
-what it opened. A client of the handshake era (stdio, or a 2025-11-25 MCP session over HTTP)
-has one Session, made on its first tool call and reached without a handle, as before handles;
-when its MCP session ends (DELETE, idle timeout, eviction: pyinspect.server.http_sessions) the
-Session is closed with it: a launched debuggee is terminated, an attached one detached, an
-opened heap or dump closed. A 2026-07-28 request over HTTP has no MCP session: each opening
-tool called without a handle mints a new Session and answers its handle; every other call
-names one, and a handle idle for the server's idle timeout is closed.
+what it opened. A 2026-07-28 request over HTTP has no MCP session: each opening tool called
+without a handle mints a new Session and answers its handle; every other call names one.
+
+A client of the handshake era (stdio, or a 2025-11-25 MCP session over HTTP) may leave the
+handle out, as before handles: a call then acts on its *current* debug session (one Session,
+made on its first call, that keeps its breakpoints across launches) or, for a heap tool, its
+current heap: the one heap_attach or dump_open opened last. Each heap_attach or dump_open
+without a handle opens a new heap beside the others, which stay open under the handles their
+answers carried (bounded by the memory limit and the idle timeout); heap_close without a handle
+closes the current heap, and the one opened before it (else the debug session's) is read again.
+All of a client's heaps keep their snapshots in one book, so heap_diff with no ids still diffs
+the last two snapshots whichever heap each was taken of. When its MCP session ends (DELETE,
+idle timeout, eviction: pyinspect.server.http_sessions) everything it held is closed: a
+launched debuggee terminated, an attached one detached, an opened heap or dump closed.
 
 The call running is a context variable set by PyInspectServer around each tool call; anyio
 copies it into the worker threads the tools run in (the _Call object itself is shared, so what
@@ -23,13 +31,15 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from pyinspect.errors import HandleRequiredError
+from pyinspect.errors import HandleRequiredError, InvalidParameterError, PyInspectError
+from pyinspect.server.call_kinds import GET, NEW_HEAP, kind_of, opens
 from pyinspect.server.handles import STATELESS, Handles, Kind
 from pyinspect.session.debug_session import Session
+from pyinspect.session.snapshot_book import SnapshotBook
 
-__all__ = ["HEAP_MEMORY", "ClientSessions", "kind_of", "opens"]
+__all__ = ["HEAP_MEMORY", "ClientSessions"]
 
 log = logging.getLogger(__name__)
 
@@ -51,28 +61,7 @@ def _heap_memory() -> int:
 
 HEAP_MEMORY = _heap_memory()
 
-OPENS: dict[str, Kind] = {
-    "debug_launch": "debug session", "debug_attach": "debug session", "breakpoint_set": "debug session",
-    "breakpoint_set_exception": "debug session", "heap_attach": "heap", "dump_open": "heap", "dump_create": "heap",
-    "trace_start": "recording",
-}
-"""The tools that, called without a handle in a 2026-07-28 request, open a new Session."""
-_GET = {"debug session": "debug_launch or debug_attach (or breakpoint_set before them)",
-        "heap": "heap_attach or dump_open, or a paused debug session's handle",
-        "recording": "trace_start"}
-
-
-def opens(tool: str) -> Kind | None:
-    return OPENS.get(tool)
-
-
-def kind_of(tool: str) -> Kind:
-    """The kind of handle a tool acts on (for the message that asks for one)."""
-    if tool in OPENS:
-        return OPENS[tool]
-    if tool.startswith(("heap_", "dump_")) or tool == "diagnose":
-        return "heap"
-    return "recording" if tool.startswith("trace_") else "debug session"
+CLOSED_BY_CLIENT = "closed by the client"
 
 
 @dataclass
@@ -86,22 +75,41 @@ class _Call:
     used: str | None = None
     minted: bool = False
 
+    @property
+    def owner(self) -> str | None:
+        return STATELESS if self.stateless else self.client_id
+
+
+@dataclass
+class _Client:
+    """A handshake-era client's current things: the handles calls without one act on."""
+
+    snapshots: SnapshotBook
+    debug: list[str] = field(default_factory=list)
+    heaps: list[str] = field(default_factory=list)
+    """Heaps opened without a handle, the current one last."""
+
+    def current(self) -> set[str]:
+        return set(self.debug[-1:] + self.heaps[-1:])
+
+    def forget(self, handle: str) -> None:
+        for stack in (self.debug, self.heaps):
+            if handle in stack:
+                stack.remove(handle)
+
 
 _call: ContextVar[_Call | None] = ContextVar("pyinspect_mcp_call", default=None)
 
 
 class ClientSessions:
-    """Every client's Sessions, by client (the handshake era) and by handle."""
+    """Every client's Sessions, by handle, and each handshake-era client's current ones."""
 
-    def __init__(self, adapter: str = "pyinspect", session: Session | None = None,
-                 heap_memory: int = HEAP_MEMORY) -> None:
+    def __init__(self, adapter: str = "pyinspect", heap_memory: int = HEAP_MEMORY) -> None:
         self._adapter = adapter
         self._heap_memory = heap_memory
         self._lock = threading.Lock()
-        self._sessions: dict[str | None, Session] = {}
+        self._clients: dict[str | None, _Client] = {}
         self.handles = Handles()
-        if session is not None:
-            self._sessions[None] = session
 
     @contextmanager
     def serving(self, client_id: str | None, *, stateless: bool = False, tool: str = "",
@@ -116,29 +124,74 @@ class ClientSessions:
             _call.reset(token)
 
     def session(self) -> Session:
-        """The Session the running call acts on: its handle's, else its client's one, else (a
-        2026-07-28 opening call) a new one whose handle the answer carries."""
+        """The Session the running call acts on: its handle's, else (a handshake-era client) its
+        current one, else (a 2026-07-28 opening call) a new one whose handle the answer carries."""
         call = _call.get() or _Call(None, False)
-        owner = STATELESS if call.stateless else call.client_id
+        if call.used is not None:  # asked again within one call
+            return self.handles.resolve(call.used, call.owner)
         if call.handle is not None:
-            session = self.handles.resolve(call.handle, owner, hold=call.used is None)
+            session = self.handles.resolve(call.handle, call.owner, hold=True)
             call.used = call.handle
             return session
         if not call.stateless:
-            with self._lock:
-                own = self._sessions.get(call.client_id)
-                if own is None:
-                    own = self._sessions[call.client_id] = Session(adapter=self._adapter)
-                return own
+            return self._current(call)
         kind = opens(call.tool)
         if kind is None:
             wanted = kind_of(call.tool)
             raise HandleRequiredError(
                 f"{call.tool} needs handle: a 2026-07-28 request carries no session, so pass the {wanted} handle "
-                f"that {_GET[wanted]} answered you (their answers carry it as `handle`)")
+                f"that {GET[wanted]} answered you (their answers carry it as `handle`)")
         session = Session(adapter=self._adapter)
-        call.handle = call.used = self.handles.mint(session, kind, STATELESS)
+        call.used = self.handles.mint(session, kind, STATELESS)
         call.minted = True
+        return session
+
+    def _current(self, call: _Call) -> Session:
+        """A handshake-era client's Session for a call without a handle (see the module's docstring)."""
+        on_heap = kind_of(call.tool) == "heap" and (call.tool != "dump_create" or self._reads_process(call.client_id))
+        with self._lock:
+            client = self._clients.setdefault(call.client_id, _Client(SnapshotBook()))
+            fresh = call.tool in NEW_HEAP
+            stack = client.heaps if fresh or (on_heap and client.heaps) else client.debug
+            if fresh or not stack:
+                session = Session(adapter=self._adapter, snapshots=client.snapshots)
+                stack.append(self.handles.mint(session, "heap" if fresh else "debug session", call.client_id))
+                call.used, call.minted = stack[-1], fresh
+                return session
+            handle = stack[-1]
+        session = self.handles.resolve(handle, call.client_id, hold=True)
+        call.used = handle
+        return session
+
+    def _reads_process(self, client_id: str | None) -> bool:
+        """Whether the client's current heap is a live process (dump_create's default pid, as
+        before heaps stood side by side: the heap_attach'ed process, else the debuggee)."""
+        with self._lock:
+            client = self._clients.get(client_id)
+            top = client.heaps[-1] if client is not None and client.heaps else None
+        if top is None:
+            return False
+        try:
+            return self.handles.resolve(top, client_id).heaps.reader()[1].kind == "process"
+        except PyInspectError:
+            return False
+
+    def beside(self) -> Session:
+        """debug_launch/debug_attach with alongside: a handshake-era client's new debug session
+        beside its current one, which stays as it is under its handle; the new one is current
+        from now on (its handle in the answer). A 2026-07-28 call without a handle opens a new
+        one anyway."""
+        call = _call.get() or _Call(None, False)
+        if call.handle is not None:
+            raise InvalidParameterError("alongside opens a new debug session: leave handle out (or pass the handle "
+                                        "and no alongside to relaunch in that debug session)")
+        if call.stateless or call.used is not None:
+            return self.session()
+        with self._lock:
+            client = self._clients.setdefault(call.client_id, _Client(SnapshotBook()))
+            session = Session(adapter=self._adapter, snapshots=client.snapshots)
+            client.debug.append(self.handles.mint(session, "debug session", call.client_id))
+            call.used, call.minted = client.debug[-1], True
         return session
 
     def release(self, call: _Call, failed: bool) -> None:
@@ -150,53 +203,85 @@ class ClientSessions:
             self._close(call.used, "the call that opened it failed")
             return
         self.handles.release(call.used)
-        if call.stateless:
-            self._keep_heaps_within(call.used)
+        self._keep_heaps_within(call.used)
 
     def _keep_heaps_within(self, keep: str) -> None:
         """While the open heaps' graphs hold more than the limit, close the least recently used
-        idle handle that holds one (never ``keep``, the one just used)."""
-        held = self.handles.by_last_use(STATELESS)
+        idle handle that holds one (never ``keep``, the one just used, nor a client's current one)."""
+        held = self.handles.by_last_use()
         total = sum(session.heaps.graph_bytes() for _, session, _ in held)
+        if total <= self._heap_memory:
+            return
+        spared = self._current_handles() | {keep}
         for handle, session, idle in held:
             if total <= self._heap_memory:
                 return
             size = session.heaps.graph_bytes()
-            if handle == keep or not idle or size == 0:
+            if handle in spared or not idle or size == 0:
                 continue
             self._close(handle, f"evicted: the open heaps' graphs held {total / 2**20:.1f} MiB, more than the "
                                 f"server's limit of {self._heap_memory / 2**20:.1f} MiB (PYINSPECT_HEAP_MEMORY_MB); "
                                 "the least recently used idle heap is closed first")
             total -= size
 
+    def _current_handles(self) -> set[str]:
+        with self._lock:
+            return {handle for client in self._clients.values() for handle in client.current()}
+
     def named(self, handle: str) -> Session:
         """Another Session the running call's client holds, by its handle (heap_diff across two heaps)."""
         call = _call.get() or _Call(None, False)
-        return self.handles.resolve(handle, STATELESS if call.stateless else call.client_id)
+        return self.handles.resolve(handle, call.owner)
 
-    def holds(self, client_id: str | None) -> bool:
-        """Whether this client has made any state (a tool call) yet."""
-        with self._lock:
-            return client_id in self._sessions
+    def close_heap(self) -> bool:
+        """heap_close: close the heap the call reads. A heap handle (heap_attach, dump_open) that
+        holds no debug session or recording ends with it; on a debug session's handle the heap
+        opened beside its debuggee closes, and its debuggee is read again."""
+        session = self.session()
+        call = _call.get() or _Call(None, False)
+        handle = call.used
+        closed = session.heaps.close()
+        if handle is not None and self.handles.kind(handle) == "heap" and session.active_adapter is None \
+                and not session.recordings.active:
+            self._close(handle, "closed by heap_close")
+        return closed
+
+    def close_handle(self) -> tuple[Kind, str]:
+        """handle_close: end what the handle names (its kind, and what ending it did)."""
+        call = _call.get() or _Call(None, False)
+        if call.handle is None:
+            raise InvalidParameterError("handle_close needs handle: the handle an opening tool answered you")
+        session = self.session()
+        kind = self.handles.kind(call.handle) or "debug session"
+        ended = [what for what in (_ending_debuggee(session),
+                                   "its recording stopped (the events not read)" if session.recordings.active else "",
+                                   "its heap closed" if session.heaps.close() else "") if what]
+        self._close(call.handle, CLOSED_BY_CLIENT)
+        return kind, "; ".join(ended) or "it held nothing open"
 
     def end(self, client_id: str | None) -> bool:
         """Close what the client owned; False when it had nothing."""
         with self._lock:
-            session = self._sessions.pop(client_id, None)
-        if session is None:
-            return False
-        session.close()
-        return True
+            client = self._clients.pop(client_id, None)
+        handles = self.handles.of_owner(client_id)
+        for handle in handles:
+            self._close(handle, "its MCP session ended")
+        return client is not None or bool(handles)
 
     def expire_idle(self, seconds: float) -> int:
-        """Close the 2026-07-28 handles with no call for ``seconds``; how many were closed."""
-        expired = self.handles.idle(STATELESS, seconds)
+        """Close the handles with no call for ``seconds`` (never a client's current ones); how
+        many were closed."""
+        spared = self._current_handles()
+        expired = [handle for handle in self.handles.idle(seconds) if handle not in spared]
         for handle in expired:
             self._close(handle, f"it expired (no call for {seconds:g} s)")
         return len(expired)
 
     def _close(self, handle: str, why: str) -> None:
         session = self.handles.end(handle, why)
+        with self._lock:
+            for client in self._clients.values():
+                client.forget(handle)
         if session is not None:
             try:
                 session.close()
@@ -207,6 +292,14 @@ class ClientSessions:
         for handle in self.handles.all():
             self._close(handle, "the server stopped")
         with self._lock:
-            sessions, self._sessions = list(self._sessions.values()), {}
-        for session in sessions:
-            session.close()
+            self._clients.clear()
+
+
+def _ending_debuggee(session: Session) -> str:
+    """What closing the session does to its debuggee, said before it is done."""
+    view = session.debuggee.view()
+    if session.active_adapter is None or view.state in ("not_started", "exited"):
+        return ""
+    if view.mode == "launch":
+        return f"its launched program (pid {view.pid}) terminated"
+    return f"detached from process {view.pid}, which keeps running"

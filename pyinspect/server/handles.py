@@ -8,14 +8,15 @@ as ``handle``. A handle is 192 random bits (``secrets``), naming nothing of the 
 Who must pass one: a 2026-07-28 request over HTTP carries no MCP session, so it names its state
 by handle alone; without one, an opening tool mints a new Session and any other tool is
 refused (HANDLE_REQUIRED, saying which handle and where to get it). On stdio and in a
-2025-11-25 MCP session a call without a handle means that client's one Session, as before
-handles; the handle its answers carry names the same Session.
+2025-11-25 MCP session a call without a handle means that client's current debug session or
+heap (pyinspect.server.clients), as before handles; its opening tools answer handles too.
 
-Lifetime: a handle minted for a 2026-07-28 request ends after ``idle_timeout`` seconds with
-no call; a session client's ends with its MCP session. However it ends, its Session is closed
-(a launched debuggee terminated, an attached one detached, a heap closed, a recording
-stopped) and the handle answers HANDLE_CLOSED naming why; a handle never minted (forged,
-another server's, another client's) answers HANDLE_UNKNOWN.
+Lifetime: a handle ends when its client closes it (handle_close), after ``idle_timeout``
+seconds with no call (never a handshake-era client's current ones: they end with its MCP
+session or the server), or when the open heaps' graphs need its memory. However it ends, its
+Session is closed (a launched debuggee terminated, an attached one detached, a heap closed, a
+recording stopped) and the handle answers HANDLE_CLOSED naming why; a handle never minted
+(forged, another server's, another client's) answers HANDLE_UNKNOWN.
 """
 
 from __future__ import annotations
@@ -104,17 +105,21 @@ class Handles:
         with self._lock:
             return [h for h, held in self._held.items() if held.owner == owner]
 
-    def idle(self, owner: str | None, seconds: float) -> list[str]:
-        """The owner's handles with no call in flight, and none for ``seconds``."""
+    def kind(self, handle: str) -> Kind | None:
+        with self._lock:
+            held = self._held.get(handle)
+            return held.kind if held is not None else None
+
+    def idle(self, seconds: float) -> list[str]:
+        """The handles with no call in flight, and none for ``seconds``."""
         now = time.monotonic()
         with self._lock:
-            return [h for h, held in self._held.items()
-                    if held.owner == owner and not held.busy and now - held.last_used >= seconds]
+            return [h for h, held in self._held.items() if not held.busy and now - held.last_used >= seconds]
 
-    def by_last_use(self, owner: str | None) -> list[tuple[str, Session, bool]]:
-        """The owner's handles, least recently used first: (handle, session, idle)."""
+    def by_last_use(self) -> list[tuple[str, Session, bool]]:
+        """Every handle, least recently used first: (handle, session, idle)."""
         with self._lock:
-            held = sorted(((h, x) for h, x in self._held.items() if x.owner == owner), key=lambda p: p[1].last_used)
+            held = sorted(self._held.items(), key=lambda p: p[1].last_used)
             return [(h, x.session, not x.busy) for h, x in held]
 
     def all(self) -> list[str]:

@@ -10,6 +10,7 @@ from pydantic import Field
 
 __all__ = [
     "AdapterChoice",
+    "Alongside",
     "Args",
     "BreakpointId",
     "ClearFilter",
@@ -76,6 +77,10 @@ StopAtEntry = Annotated[bool, Field(description="Pause before user code runs")]
 AdapterChoice = Annotated[Literal["pyinspect", "netcoredbg"] | None,
                           Field(description="Debug adapter (default: the server's, normally pyinspect)")]
 Pid = Annotated[int, Field(description="Process id of a running .NET process")]
+Alongside = Annotated[bool, Field(description="true: a new debug session beside the current one, which keeps its "
+                                              "debuggee as it is (reach it by its handle); its own handle is in "
+                                              "the answer, and calls without a handle act on it from now on. "
+                                              "Default: this debug session (its debuggee ended first)")]
 Terminate = Annotated[bool | None, Field(description="Kill the process (default: only if it was launched)")]
 WaitMs = Annotated[int, Field(description="Longest wait in milliseconds (0-600000)")]
 WaitForStop = Annotated[bool, Field(description="Block until the next stop or exit")]
@@ -99,13 +104,17 @@ ExceptionType = Annotated[str | None, Field(description="Only this .NET exceptio
 HANDLE = "handle"
 HANDLELESS = frozenset({"process_list"})
 """Tools that act on no state the server holds: no handle."""
+HANDLE_ONLY = frozenset({"handle_close"})
+"""Tools whose one parameter is the handle they act on: required."""
 HANDLE_PARAMETER: dict[str, object] = {
     "type": "string", "maxLength": 100,
     "description": "The handle an opening tool answered (debug_launch, debug_attach, breakpoint_set, heap_attach, "
                    "dump_open, dump_create, trace_start; a debug session's handle also reads its paused heap). "
                    "Required in 2026-07-28 requests over HTTP (without it an opening tool opens a new one); on "
-                   "stdio and in an MCP session leave it out: calls act on your one session"}
+                   "stdio and in an MCP session optional: without it a call acts on your current debug session, "
+                   "or your most recently opened heap"}
 HANDLE_ANSWER: dict[str, object] = {
     "type": "string",
-    "description": "In a 2026-07-28 request over HTTP: the handle this call acted on (a new one from an opening "
-                   "tool called without one); pass it as `handle` to every later call on the same thing"}
+    "description": "The handle this call acted on (a new one from an opening tool called without one): every "
+                   "answer in a 2026-07-28 request over HTTP, an opening tool's answer on every transport; pass it "
+                   "as `handle` to later calls on the same thing"}

@@ -59,8 +59,9 @@ def leak_hunt(pid: int | None = None, scenario: str | None = None) -> str:
         "10. heap_retained {\"addresses\": [<the holder on that path>]}: how many bytes it keeps alive.",
         ("Report: the leaking type, its growth per exercise, the method that allocates it, the chain of fields "
         "from the root, and the fix (remove the entries, bound the cache, unsubscribe the event, dispose)."),
-        ("If step 1's answer carries a handle (protocol 2026-07-28 over HTTP), keep it: pass it as handle to every "
-         "later call; trace_start answers a recording handle of its own for trace_stop."),
+        ("Step 1's answer carries a handle: keep it and pass it as handle to every later call on this heap (required "
+         "with protocol 2026-07-28 over HTTP; elsewhere it still names this heap after you open another); "
+         "trace_start answers a recording handle of its own for trace_stop. When done, handle_close each handle."),
     ])
 
 

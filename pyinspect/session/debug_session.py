@@ -38,7 +38,8 @@ from pyinspect.session.heap_sources import DebuggeeLink
 from pyinspect.session.heap_workspace import HeapWorkspace
 from pyinspect.session.program_output import OutputBuffer
 from pyinspect.session.recordings import Recordings
-from pyinspect.session.state import DebuggeeState, LaunchMode
+from pyinspect.session.snapshot_book import SnapshotBook
+from pyinspect.session.state import DebuggeeState, LaunchMode, ended, not_running
 from pyinspect.session.stop_reader import ResolvedValue, StopReader
 
 if TYPE_CHECKING:
@@ -59,7 +60,9 @@ record the death (and what became of the debuggee)."""
 class Session:
     """Thread-safe: MCP tools call it from worker threads, events arrive on the reader."""
 
-    def __init__(self, adapter: str = "pyinspect") -> None:
+    def __init__(self, adapter: str = "pyinspect", snapshots: SnapshotBook | None = None) -> None:
+        """``snapshots``: the book its heap workspace keeps snapshots in, when shared with a
+        client's other Sessions (pyinspect.session.snapshot_book)."""
         self.adapter_kind = adapter
         self.breakpoints = BreakpointTable()
         self._breakpoint_control = BreakpointControl(self.breakpoints, self._live_client)
@@ -71,7 +74,7 @@ class Session:
         self.stop_reader = StopReader(self)
         self.output = OutputBuffer()
         self.heaps = HeapWorkspace(DebuggeeLink(self.debuggee, lambda: self.client, self.debuggee_pid,
-                                                self.require_paused, self.resolve_value))
+                                                self.require_paused, self.resolve_value), snapshots)
         self.recordings = Recordings(self.debuggee, self.debuggee_pid)
 
     # ---- lifecycle -------------------------------------------------------------------
@@ -212,7 +215,7 @@ class Session:
     def snapshot(self, timed_out: bool | None = None) -> SessionState:
         adapter = self._adapter
         if adapter is not None and not adapter.is_alive:
-            self.debuggee.wait_until_ended(_DEATH_RECORDED_SECONDS)  # so the answer says what became of it
+            self.debuggee.wait_for(ended, _DEATH_RECORDED_SECONDS)  # so the answer says what became of it
         view = self.debuggee.view()
         answer = SessionState(state=view.state, pid=view.pid, program=view.program, mode=view.mode,
                               adapter=adapter.kind if adapter else None, exit_code=view.exit_code,
@@ -252,7 +255,7 @@ class Session:
     def wait(self, timeout: float) -> SessionState:
         """Block until paused or exited, at most `timeout` seconds."""
         self.require_session()
-        return self.snapshot(timed_out=self.debuggee.wait_while_running(timeout))
+        return self.snapshot(timed_out=not self.debuggee.wait_for(not_running, timeout))
 
     def current_thread(self) -> int | None:
         stop = self.debuggee.current_stop

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import time
 
+from pyinspect.targets.runtime_files import remove_runtime_files
+
 __all__ = ["ensure_dead", "find_launched_pid"]
 
 
@@ -30,18 +32,27 @@ def find_launched_pid(adapter_pid: int, program: str) -> int | None:
 
 
 def ensure_dead(pid: int, timeout: float = 5.0) -> None:
-    """After a terminating disconnect: the debuggee must be gone; kill it if it lingers."""
+    """After a terminating disconnect: the debuggee must be gone; kill it if it lingers. Its
+    runtime's files go with it (a killed runtime cannot remove its own)."""
+    if not _gone_within(pid, timeout):
+        import psutil
+
+        try:
+            psutil.Process(pid).kill()
+        except psutil.Error:
+            pass
+    remove_runtime_files(pid)
+
+
+def _gone_within(pid: int, timeout: float) -> bool:
     import psutil
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return
+                return True
         except psutil.NoSuchProcess:
-            return
+            return True
         time.sleep(0.05)
-    try:
-        psutil.Process(pid).kill()
-    except psutil.Error:
-        pass
+    return False

@@ -1,8 +1,7 @@
-"""The heap tools' questions answered from one graph, bounded: each list holds at most
-the rows asked for and says ``truncated`` (and the total) when there were more.
-
-The bounds live here once; a face checks its counts with :func:`check_count` before any
-heap walk starts, so a bad parameter never costs a walk (and is checked once).
+"""The heap's questions answered from one graph, bounded: each list holds at most the rows
+asked for and says ``truncated`` (and the total) when there were more. Every face asks
+them here (the MCP tools their answers, the notebook and the command line the rows), so
+a question is bounded one way (pyinspect.session.row_limits: the bounds and the cut).
 """
 
 from __future__ import annotations
@@ -27,27 +26,26 @@ from pyinspect.models.heap_answers import (
 )
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session.heap_workspace import Taken
+from pyinspect.session.row_limits import (
+    MAX_ADDRESSES,
+    MAX_PATHS,
+    MAX_ROWS,
+    MAX_SEGMENTS,
+    check_count,
+    first_rows,
+)
 
 __all__ = [
-    "MAX_ADDRESSES", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count", "diff_answer", "finalizer_answer",
+    "MAX_ADDRESSES", "MAX_PATHS", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count",
+    "diff_answer", "finalizer_answer",
     "instances_answer", "retained_answer", "retention_answer", "segments_answer", "stats_answer",
     "strings_answer",
 ]
 
-MAX_ROWS = 1000
-MAX_ADDRESSES = 100
-MAX_SEGMENTS = 200
-MAX_PATHS = 10
 MAX_STRING_CHARS = 256
 
 
-def check_count(name: str, value: int, limit: int = MAX_ROWS) -> int:
-    if not 1 <= value <= limit:
-        raise InvalidParameterError(f"{name} must be 1-{limit}, got {value}", parameter=name)
-    return value
-
-
-def check_addresses(addresses: Sequence[str] | None, by_type: bool) -> list[int]:
+def check_addresses(addresses: Sequence[int | str] | None, by_type: bool) -> list[int]:
     """heap_retained's objects: at most MAX_ADDRESSES, each an address, never with by_type."""
     if not addresses:
         return []
@@ -58,10 +56,11 @@ def check_addresses(addresses: Sequence[str] | None, by_type: bool) -> list[int]
     return [parse_address(a) for a in addresses]
 
 
-def stats_answer(graph: HeapGraph, source: HeapSource, which: str, top: int) -> HeapStatsAnswer:
+def stats_answer(graph: HeapGraph, source: HeapSource, which: str, top: int | None) -> HeapStatsAnswer:
     rows = graph.stats(which)
-    return HeapStatsAnswer(source=source, completeness=graph.completeness(), filter=which, types=tuple(rows[:top]),  # type: ignore[arg-type]
-                           total_types=len(rows), truncated=len(rows) > top, summary=graph.summary())
+    shown, truncated = first_rows(rows, top)
+    return HeapStatsAnswer(source=source, completeness=graph.completeness(), filter=which, types=shown,  # type: ignore[arg-type]
+                           total_types=len(rows), truncated=truncated, summary=graph.summary())
 
 
 def instances_answer(graph: HeapGraph, source: HeapSource, type_name: str, start: int,
@@ -94,46 +93,52 @@ def retention_answer(graph: HeapGraph, source: HeapSource, address: int, max_pat
     return HeapRetentionAnswer(source=source, completeness=graph.completeness(), retention=name_locals(paths) if name_locals else paths)
 
 
-def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[int], top: int,
+def retained_answer(graph: HeapGraph, source: HeapSource, addresses: Sequence[int], top: int | None,
                     by_type: bool) -> HeapRetainedAnswer:
-    """The given objects' retained sizes, else the top retainers (objects or, by_type, types)."""
+    """The given objects' retained sizes, else the top retainers (objects or, by_type, types);
+    one row more than top is read to know whether rows were left out."""
     if addresses:
         return HeapRetainedAnswer(source=source, completeness=graph.completeness(),
                                   objects=tuple(graph.retained(addresses)), truncated=False)
+    beyond = None if top is None else top + 1
     if by_type:
-        types = graph.retained_by_type(top + 1)
-        return HeapRetainedAnswer(source=source, completeness=graph.completeness(), types=tuple(types[:top]),
-                                  truncated=len(types) > top)
-    objects = graph.retained(None, top + 1)
-    return HeapRetainedAnswer(source=source, completeness=graph.completeness(), objects=tuple(objects[:top]),
-                              truncated=len(objects) > top)
+        types, truncated = first_rows(graph.retained_by_type(beyond), top)
+        return HeapRetainedAnswer(source=source, completeness=graph.completeness(), types=types, truncated=truncated)
+    objects, truncated = first_rows(graph.retained(None, beyond), top)
+    return HeapRetainedAnswer(source=source, completeness=graph.completeness(), objects=objects, truncated=truncated)
 
 
-def strings_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapStringsAnswer:
-    """Duplicated string values, most wasted bytes first; wasted_bytes counts them all."""
+def strings_answer(graph: HeapGraph, source: HeapSource, top: int | None,
+                   max_chars: int | None = MAX_STRING_CHARS) -> HeapStringsAnswer:
+    """Duplicated string values, most wasted bytes first; wasted_bytes counts them all. Each
+    value is cut to max_chars (None: whole, for a person's face)."""
     rows = graph.duplicate_strings(None)
-    shown = tuple(DuplicateStringRow(value=r.value[:MAX_STRING_CHARS], value_truncated=len(r.value) > MAX_STRING_CHARS,
-                                     count=r.count, size=r.size, wasted_bytes=r.wasted_bytes) for r in rows[:top])
-    return HeapStringsAnswer(source=source, completeness=graph.completeness(), strings=shown, wasted_bytes=sum(r.wasted_bytes for r in rows),
-                             truncated=len(rows) > top)
+    shown, truncated = first_rows(rows, top)
+    strings = tuple(DuplicateStringRow(value=r.value if max_chars is None else r.value[:max_chars],
+                                       value_truncated=max_chars is not None and len(r.value) > max_chars,
+                                       count=r.count, size=r.size, wasted_bytes=r.wasted_bytes) for r in shown)
+    return HeapStringsAnswer(source=source, completeness=graph.completeness(), strings=strings,
+                             wasted_bytes=sum(r.wasted_bytes for r in rows), truncated=truncated)
 
 
 def segments_answer(graph: HeapGraph, source: HeapSource) -> HeapSegmentsAnswer:
     layout = graph.layout()
+    segments, truncated = first_rows(layout.segments, MAX_SEGMENTS)
     return HeapSegmentsAnswer(source=source, completeness=graph.completeness(), generations=layout.generations,
-                              segments=layout.segments[:MAX_SEGMENTS], total_segments=len(layout.segments),
-                              truncated=len(layout.segments) > MAX_SEGMENTS)
+                              segments=segments, total_segments=len(layout.segments), truncated=truncated)
 
 
-def finalizer_answer(graph: HeapGraph, source: HeapSource, top: int) -> HeapFinalizerAnswer:
+def finalizer_answer(graph: HeapGraph, source: HeapSource, top: int | None) -> HeapFinalizerAnswer:
     rows = graph.finalizer_queue()
-    return HeapFinalizerAnswer(source=source, completeness=graph.completeness(), types=tuple(rows[:top]), ready=sum(r.ready for r in rows),
-                               truncated=len(rows) > top)
+    shown, truncated = first_rows(rows, top)
+    return HeapFinalizerAnswer(source=source, completeness=graph.completeness(), types=shown,
+                               ready=sum(r.ready for r in rows), truncated=truncated)
 
 
-def diff_answer(before: Taken, after: Taken, top: int) -> HeapDiffAnswer:
+def diff_answer(before: Taken, after: Taken, top: int | None) -> HeapDiffAnswer:
     """What grew from before to after, per type; largest growth in bytes first."""
     rows = diff(before[1], after[1])
+    changes, truncated = first_rows(rows, top)
     return HeapDiffAnswer(before=before[0], after=after[0], before_source=before[2], after_source=after[2],
                           completeness=Completeness.of([before[1].completeness, after[1].completeness]),
-                          changes=tuple(rows[:top]), total_changes=len(rows), truncated=len(rows) > top)
+                          changes=changes, total_changes=len(rows), truncated=truncated)

@@ -24,22 +24,17 @@ from pyinspect.errors import (
     NoHeapError,
     NoSessionError,
     NotPausedError,
-    UnknownSnapshotError,
 )
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader, ProgressCallback
-from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.heap_answers import DumpCreateAnswer, HeapSource, SourceKind
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session.dump_writing import write_dump
 from pyinspect.session.heap_sources import DebuggeeHeap, DebuggeeLink, Opened, new_dump_file
+from pyinspect.session.snapshot_book import MAX_SNAPSHOTS, SnapshotBook, Taken
 from pyinspect.session.stack_names import name_at_stop
 
 __all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken"]
-
-MAX_SNAPSHOTS = 32
-Taken = tuple[str, Snapshot, HeapSource]
-"""A snapshot's id, the snapshot, and the heap it was taken of."""
 
 
 class BuildCancelled(Exception):
@@ -63,16 +58,16 @@ def _opened_key(opened: Opened) -> tuple[Any, ...]:
 class HeapWorkspace:
     """Thread-safe: MCP tools call it from worker threads; one graph is built at a time.
     ``debuggee`` links it to a debug session (the Session's own workspace); without it only
-    a heap opened on its own is read (the notebook's Heap, a command line run)."""
+    a heap opened on its own is read (the notebook's Heap, a command line run). ``snapshots``:
+    a book shared with other workspaces (one MCP client's heaps), else its own."""
 
-    def __init__(self, debuggee: DebuggeeLink | None = None) -> None:
+    def __init__(self, debuggee: DebuggeeLink | None = None, snapshots: SnapshotBook | None = None) -> None:
         self._link = debuggee
         self._debuggee_heap = DebuggeeHeap(debuggee) if debuggee is not None else None
         self._lock = threading.RLock()
         self._opened: Opened | None = None
         self._built: _Built | None = None
-        self._snapshots: dict[str, tuple[Snapshot, HeapSource]] = {}
-        self._next_snapshot = 1
+        self._snapshots = snapshots if snapshots is not None else SnapshotBook()
 
     # ---- ways in ---------------------------------------------------------------------
 
@@ -224,47 +219,23 @@ class HeapWorkspace:
 
     # ---- snapshots -------------------------------------------------------------------
 
-    def snapshot(self, progress: ProgressCallback | None = None) -> tuple[str, Snapshot, HeapSource]:
+    def snapshot(self, progress: ProgressCallback | None = None) -> Taken:
         """A fresh graph's live heap per type, kept under a new id (s1, s2...) for heap_diff."""
         with self._lock:
             graph, source = self.graph(progress, fresh=True)
             taken = graph.snapshot()
-            snapshot_id = f"s{self._next_snapshot}"
-            self._next_snapshot += 1
-            self._snapshots[snapshot_id] = (taken, source)
-            while len(self._snapshots) > MAX_SNAPSHOTS:
-                del self._snapshots[next(iter(self._snapshots))]
-            return snapshot_id, taken, source
+            return self._snapshots.add(taken, source), taken, source
 
     def snapshot_ids(self) -> tuple[str, ...]:
-        with self._lock:
-            return tuple(self._snapshots)
+        return self._snapshots.ids()
 
     def pair(self, before: str | None, after: str | None) -> tuple[Taken, Taken]:
         """The two snapshots to diff; by default the last two taken."""
-        with self._lock:
-            ids = list(self._snapshots)
-            if before is None and after is None and len(ids) < 2:
-                raise UnknownSnapshotError(f"heap_diff needs two snapshots; {len(ids)} taken so far: call "
-                                           "heap_snapshot, exercise the program, heap_snapshot again")
-            if after is None and ids:
-                after = ids[-1]
-            if before is None and after in ids and ids.index(after) > 0:
-                before = ids[ids.index(after) - 1]
-            return self._named(before, "before"), self._named(after, "after")
+        return self._snapshots.pair(before, after)
 
     def taken(self, snapshot_id: str | None, role: str) -> Taken:
         """One snapshot by id (default: the last taken), to diff against another heap's."""
-        with self._lock:
-            last = next(reversed(self._snapshots), None)
-            return self._named(snapshot_id if snapshot_id is not None else last, role)
-
-    def _named(self, snapshot_id: str | None, role: str) -> Taken:
-        if snapshot_id is None or snapshot_id not in self._snapshots:
-            known = ", ".join(self._snapshots) or "none yet"
-            raise UnknownSnapshotError(f"no heap snapshot {snapshot_id!r} ({role}); the snapshots are: {known}",
-                                       snapshot=snapshot_id)
-        return (snapshot_id, *self._snapshots[snapshot_id])
+        return self._snapshots.taken(snapshot_id, role)
 
     def resolve_address(self, expression: str, thread_id: int | None = None, frame_index: int = 0) -> int:
         """An expression's object address in the paused debuggee (its heap must be the source);

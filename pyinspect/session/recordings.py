@@ -23,6 +23,12 @@ class Recordings:
         self._lock = threading.Lock()
         self._current: Recorder | None = None
 
+    @property
+    def active(self) -> bool:
+        """A recording is running (ending the session would stop it unread)."""
+        recorder = self._current
+        return recorder is not None and recorder.running
+
     def start(self, pid: int | None, allocations: bool, gc: bool, max_seconds: float) -> TraceStartAnswer:
         with self._lock:
             if self._current is not None and self._current.running:

@@ -14,12 +14,13 @@ stop, an end, a write into the paused debuggee): frame ids and cached reads die 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from pyinspect.models.session import SessionStateName
 
-__all__ = ["DebuggeeState", "LaunchMode", "StateView", "Stop"]
+__all__ = ["DebuggeeState", "LaunchMode", "StateView", "Stop", "ended", "not_running"]
 
 LaunchMode = Literal["launch", "attach"]
 
@@ -47,6 +48,17 @@ class StateView:
     end_message: str | None
     program: str | None
     mode: LaunchMode | None
+
+
+def not_running(view: StateView) -> bool:
+    """Paused, exited or not started: what a caller waiting for a stop waits for."""
+    return view.state != "running"
+
+
+def ended(view: StateView) -> bool:
+    """Neither running nor paused: the adapter's death is recorded by its reader thread,
+    which may lag the process's exit."""
+    return view.state not in ("running", "paused")
 
 
 class DebuggeeState:
@@ -106,17 +118,11 @@ class DebuggeeState:
         with self.lock:
             return self._end_message
 
-    def wait_while_running(self, timeout: float) -> bool:
-        """Block until the state is no longer running, at most timeout seconds; True when
-        it is still running (the wait timed out)."""
+    def wait_for(self, predicate: Callable[[StateView], bool], timeout: float) -> bool:
+        """Block until predicate holds of the state, at most timeout seconds; whether it holds
+        (debugpy's ``wait_for(predicate, timeout)``: every waiter waits on this one condition)."""
         with self._changed:
-            return not self._changed.wait_for(lambda: self._state != "running", timeout)
-
-    def wait_until_ended(self, timeout: float) -> None:
-        """Block until the debuggee is no longer running or paused, at most timeout seconds:
-        the adapter's death is recorded by its reader thread, which may lag the process's exit."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._state not in ("running", "paused"), timeout)
+            return self._changed.wait_for(lambda: predicate(self.view()), timeout)
 
     # ---- transitions -------------------------------------------------------------------
 

@@ -26,6 +26,8 @@ import time
 
 import psutil
 
+from pyinspect.targets.runtime_files import remove_runtime_files
+
 __all__ = ["Watchdog", "start_watchdog"]
 
 _POLL_SECONDS = 0.05
@@ -101,10 +103,12 @@ def watch(adapter_pid: int, debuggee_pid: int, mode: str) -> int:
 
 
 def _kill(debuggee: psutil.Process) -> None:
+    """The launched debuggee goes with its dead debugger, and its runtime's files with it."""
     try:
         debuggee.kill()
     except psutil.NoSuchProcess:
         pass
+    remove_runtime_files(debuggee.pid)
 
 
 def _let_go(pid: int, rounds: int = 3) -> None:

@@ -22,14 +22,17 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pyinspect.errors import InvalidParameterError, SetupMissingError
-from pyinspect.models.runtimes import TargetRuntime
 from pyinspect.targets.dotnet_paths import dotnet_host
 from pyinspect.targets.nuget_config import package_sources, packages_folder
 from pyinspect.targets.process_view import view_of
 from pyinspect.targets.runtimes import search_path_dacs
 from pyinspect.targets.symbol_path import symbol_stores
+
+if TYPE_CHECKING:
+    from pyinspect.models.runtimes import TargetRuntime
 
 __all__ = ["DOTNET_ROOTS_VARIABLE", "OFFLINE_VARIABLE", "TIMEOUT_VARIABLE", "beside_dump", "dac_sources_json",
            "installed_runtime_folders", "is_offline", "keep_runtime_beside"]

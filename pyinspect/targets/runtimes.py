@@ -16,10 +16,13 @@ import mmap
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pyinspect.errors import NotDotNetProcessError, ProcessNotFoundError
-from pyinspect.models.runtimes import TargetRuntime
 from pyinspect.targets.process_view import ProcessView, view_of
+
+if TYPE_CHECKING:
+    from pyinspect.models.runtimes import TargetRuntime
 
 __all__ = ["DAC_SEARCH_PATH_VARIABLE", "coreclr_paths", "runtime_in_folder", "runtime_of", "search_path_dacs"]
 
@@ -63,7 +66,10 @@ def runtime_of(pid: int) -> TargetRuntime:
 
 def runtime_in_folder(folder: Path, view: ProcessView | None = None) -> TargetRuntime:
     """The runtime whose libcoreclr.so is in ``folder`` (a path in the view of the process
-    that runs it, default pyinspect's own), with its debugging libraries."""
+    that runs it, default pyinspect's own), with its debugging libraries (the models load
+    here: a dump's DAC sources, computed as a one-shot command starts, need none)."""
+    from pyinspect.models.runtimes import TargetRuntime
+
     target_folder = str(folder)
     self_contained = _SHARED_MARKER not in target_folder + "/"
     folder = Path(view.reach(target_folder)) if view is not None else folder

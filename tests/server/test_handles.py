@@ -9,26 +9,28 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp_calls import call, call_ok, story_line, story_source
 from support.targets import read_truth, running_target, target_dll, wait_for_file
 from test_http_sessions import session_client
 from test_transports import TOKEN, authorized_client, serving_http
 
 pytestmark = pytest.mark.asyncio
-IDLE = 3.0
+IDLE = 2.0
 LEAKED = "LeakStory.LeakedSession"
 
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
     env = {**os.environ, "PYINSPECT_HTTP_TOKEN": TOKEN}
-    with serving_http("--session-idle-timeout", str(IDLE), env=env) as (served, _):
+    with serving_http(env=env) as (served, _):
         yield served
 
 
@@ -97,9 +99,18 @@ async def test_one_client_diffs_two_dumps_by_their_handles(port: int, leak: tupl
         leaked = next(row for row in diff["changes"] if row["type"] == LEAKED)
         assert leaked["countDelta"] == batch, leaked
 
-        await asyncio.sleep(IDLE + 2.5)  # the sweeper closes both dumps' handles
-        code, message = await refused(client, "heap_stats", handle=first)
-        assert code == "HANDLE_CLOSED" and "expired" in message, message
+
+async def test_an_idle_handle_expires_with_what_it_holds(leak: tuple[Any, Path]) -> None:
+    """A server of its own with a short idle timeout, so no other test's handle can expire
+    while a slow step (a dump of a busy machine) keeps it idle."""
+    proc, _ = leak
+    env = {**os.environ, "PYINSPECT_HTTP_TOKEN": TOKEN}
+    with serving_http("--session-idle-timeout", str(IDLE), env=env) as (port, _):
+        async with authorized_client(port) as client:
+            handle = (await call_ok(client, "heap_attach", pid=proc.pid))["handle"]
+            await asyncio.sleep(IDLE + 2.5)  # the sweeper closes the idle heap's handle
+            code, message = await refused(client, "heap_stats", handle=handle)
+            assert code == "HANDLE_CLOSED" and "expired" in message, message
 
 
 async def _dump_and_snapshot(client: Client, pid: int, path: Path) -> str:
@@ -138,3 +149,62 @@ async def test_past_the_memory_limit_the_least_recently_used_idle_heap_is_closed
             code, message = await refused(client, "heap_stats", handle=older)
             assert code == "HANDLE_CLOSED" and "evicted" in message and "PYINSPECT_HEAP_MEMORY_MB" in message, message
             assert (await call_ok(client, "heap_stats", handle=newer, top=1))["handle"] == newer
+
+
+async def test_on_stdio_heaps_open_side_by_side_and_a_closed_handle_says_so(leak: tuple[Any, Path],
+                                                                              tmp_path: Path) -> None:
+    """Over real stdio, calls without a handle read the heap opened last (as when it replaced the
+    one before), the earlier heap stays open under its handle, one snapshot book spans both;
+    heap_close returns to the earlier heap, handle_close ends a heap or a debug session; a second
+    debug session opened alongside leaves the first as it was, and closing it makes the first current."""
+    proc, status = leak
+    server = StdioServerParameters(command=sys.executable, args=["-m", "pyinspect", "serve"], env=dict(os.environ))
+    async with Client(server) as client:
+        process = (await call_ok(client, "heap_attach", pid=proc.pid))["handle"]
+        assert (await call_ok(client, "heap_snapshot"))["source"]["kind"] == "process"
+        held = read_truth(status)["held"]
+        proc.stdin.write(b"leak\n")
+        proc.stdin.flush()
+        batch = await _wait_held(status, held + read_truth(status)["batch"])
+        made = await call_ok(client, "dump_create", pid=proc.pid, path=str(tmp_path / "later.dmp"))
+        dump = (await call_ok(client, "dump_open", path=made["path"], offline=True))["handle"]
+        assert dump != process and made["handle"] == process  # dump_create wrote a file, opened nothing
+        assert (await call_ok(client, "heap_snapshot"))["source"]["kind"] == "dump"  # the heap opened last
+        diff = await call_ok(client, "heap_diff")  # the last two snapshots, one of each heap
+        assert (diff["beforeSource"]["kind"], diff["afterSource"]["kind"]) == ("process", "dump")
+        assert next(row for row in diff["changes"] if row["type"] == LEAKED)["countDelta"] == batch
+        assert (await call_ok(client, "heap_stats", handle=process, top=1))["source"]["kind"] == "process"
+
+        await call_ok(client, "heap_close")  # the dump: the process is read again
+        assert (await call_ok(client, "heap_stats", top=1))["source"]["kind"] == "process"
+        code, message = await refused(client, "heap_stats", handle=dump)
+        assert code == "HANDLE_CLOSED" and "heap_close" in message, message
+        closed = await call_ok(client, "handle_close", handle=process)
+        assert (closed["kind"], closed["handle"]) == ("heap", process) and "heap closed" in closed["message"], closed
+        code, message = await refused(client, "heap_stats", handle=process)
+        assert code == "HANDLE_CLOSED" and "closed by the client" in message, message
+        assert (await refused(client, "heap_stats"))[0] == "NO_HEAP"  # nothing open, no debug session
+
+        first = await _launched(client)
+        second = await _launched(client, alongside=True)  # beside the first, which stays paused
+        assert second["handle"] != first["handle"] and second["pid"] != first["pid"]
+        assert (await call_ok(client, "debug_state"))["pid"] == second["pid"]  # the current one: opened last
+        closed = await call_ok(client, "handle_close", handle=second["handle"])
+        assert closed["kind"] == "debug session" and "terminated" in closed["message"], closed
+        assert not _alive(second["pid"]) and _alive(first["pid"])
+        state = await call_ok(client, "debug_state")  # the first is current again, as it was
+        assert (state["pid"], state["state"]) == (first["pid"], "paused"), state
+        await call_ok(client, "debug_disconnect")
+        assert not _alive(first["pid"])
+        assert (await refused(client, "handle_close"))[0] == "INVALID_PARAMETER"
+
+
+async def _launched(client: Client, alongside: bool = False) -> dict[str, Any]:
+    launched = await call_ok(client, "debug_launch", program=str(target_dll("AgentStory")), stop_at_entry=True,
+                             alongside=alongside)
+    assert (await call_ok(client, "debug_wait", handle=launched["handle"], timeout_ms=30000))["state"] == "paused"
+    return launched
+
+
+def _alive(pid: int) -> bool:
+    return psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE

@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
+from mcp.client.extension import advertise
 from mcp_calls import call_ok
 from support.targets import marker_line, running_target, target_dll, target_source, wait_for_file
 
@@ -81,15 +82,19 @@ async def test_diff_names_the_leaked_type_first_and_retention_names_its_static(t
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.parametrize("tasks", [False, True], ids=["plain", "declaring-tasks"])
 async def test_a_cancelled_request_stops_the_heap_walk_and_the_next_one_answers(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, tasks: bool) -> None:
+    """Also for a client that declares the tasks extension: cancelled before the call became a
+    task (pyinspect.server.tasks), the request still stops its walk."""
     status = tmp_path / "status.json"
     with running_target("LeakStory", str(status)) as proc:
         wait_for_file(status, timeout=60, proc=proc)
         batch = json.loads(status.read_text())["batch"]
         for held in range(batch, 21 * batch, batch):  # 200,000 objects: a walk that takes a while
             _leak(proc, status, held)
-        async with Client(create_server()) as client:
+        extensions = [advertise("io.modelcontextprotocol/tasks")] if tasks else []
+        async with Client(create_server(), extensions=extensions) as client:
             await call_ok(client, "heap_attach", pid=proc.pid)
             caplog.set_level(logging.INFO, logger="pyinspect.server.tools.heap")
             with pytest.raises(Exception, match="(?i)timed out|timeout"):

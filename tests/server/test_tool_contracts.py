@@ -36,7 +36,8 @@ READ_ONLY = {"debug_state", "debug_wait", "breakpoint_list", "threads_list", "st
 CHANGING = {"debug_launch", "debug_attach", "debug_disconnect", "debug_continue", "debug_pause", "debug_step",
             "breakpoint_set", "breakpoint_remove", "breakpoint_set_exception", "evaluate_with_calls",
             "dump_create",  # writes a file
-            "trace_start", "trace_stop"}  # start and end a recording: not idempotent
+            "trace_start", "trace_stop",  # start and end a recording: not idempotent
+            "handle_close"}  # ends what a handle names
 CONTRACT_TITLES = {"object_inspect": "Inspect Object", "object_summarize": "Summarize Object",
                    "collection_analyze": "Analyze Collection"}
 
@@ -57,7 +58,8 @@ async def test_every_tool_is_titled_annotated_and_says_when_to_use_it(client: Cl
         assert hints is not None and tool.title and tool.output_schema, name
         assert hints.read_only_hint is (name in READ_ONLY), name
         assert hints.idempotent_hint is (name in READ_ONLY), name
-        assert hints.destructive_hint is (name in ("debug_launch", "debug_disconnect", "evaluate_with_calls")), name
+        assert hints.destructive_hint is (name in ("debug_launch", "debug_disconnect", "evaluate_with_calls",
+                                                   "handle_close")), name
         assert hints.open_world_hint is False, name
         assert tool.description and len(tool.description) > 60, name
         for parameter, schema in tool.input_schema.get("properties", {}).items():

@@ -5,14 +5,13 @@ dump of it (createdump; a crash's dump is the one its runtime writes as it dies)
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from support.targets import debuggee_command, read_truth, run_until_crash_dump, wait_for_file
+from support.targets import crash_dump_of, debuggee_command, running_until_truth
 
 
 def command(framework: str, *args: str) -> list[str]:
@@ -37,21 +36,14 @@ class Ailing:
 def running(framework: str, mode: str, folder: Path) -> Iterator[Ailing]:
     """The mode's process, once it has built its shape and written its truth; killed after."""
     truth_file = folder / f"{mode}.json"
-    proc = subprocess.Popen(command(framework, mode, str(truth_file)), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        wait_for_file(truth_file, timeout=90, proc=proc)
-        yield Ailing(framework, mode, proc.pid, read_truth(truth_file))
-    finally:
-        proc.kill()
-        proc.wait(timeout=10)
+    with running_until_truth(command(framework, mode, str(truth_file)), truth_file) as (pid, truth):
+        yield Ailing(framework, mode, pid, truth)
 
 
 def crash_dump(framework: str, folder: Path) -> tuple[Ailing, Path]:
     """Run the crash mode until its runtime has written the dump and it has died."""
-    truth_file, dump = folder / "crash.json", folder / "crash.dmp"
-    pid = run_until_crash_dump(command(framework, "crash", str(truth_file)), truth_file, dump)
-    return Ailing(framework, "crash", pid, read_truth(truth_file)), dump
+    pid, truth, dump = crash_dump_of(command(framework, "crash", str(folder / "crash.json")), folder)
+    return Ailing(framework, "crash", pid, truth), dump
 
 
 @contextmanager

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
+from support.targets import end_process
 
 
 class WirePeer:
@@ -97,5 +98,4 @@ class WirePeer:
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=5)
+            end_process(self.proc)

@@ -4,14 +4,13 @@ the same hang; the crashed one then dies of an unhandled exception on thread "cr
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from support.targets import debuggee_command, read_truth, run_until_crash_dump, wait_for_file
+from support.targets import crash_dump_of, debuggee_command, running_until_truth
 
 RUNTIMES = ["net10.0", "net9.0", "net8.0"]
 
@@ -33,17 +32,11 @@ class Hang:
 @contextmanager
 def hung(framework: str, folder: Path) -> Iterator[Hang]:
     truth_file = folder / "hang.json"
-    proc = subprocess.Popen(command(framework, str(truth_file)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_file(truth_file, timeout=90, proc=proc)
-        yield Hang(framework, proc.pid, read_truth(truth_file))
-    finally:
-        proc.kill()
-        proc.wait(timeout=10)
+    with running_until_truth(command(framework, str(truth_file)), truth_file) as (pid, truth):
+        yield Hang(framework, pid, truth)
 
 
 def crash_dump(framework: str, folder: Path) -> tuple[Hang, Path]:
     """Run HangShape in crash mode until its runtime has written the dump and it has died."""
-    truth_file, dump = folder / "crash.json", folder / "crash.dmp"
-    pid = run_until_crash_dump(command(framework, "crash", str(truth_file)), truth_file, dump)
-    return Hang(framework, pid, read_truth(truth_file)), dump
+    pid, truth, dump = crash_dump_of(command(framework, "crash", str(folder / "crash.json")), folder)
+    return Hang(framework, pid, truth), dump

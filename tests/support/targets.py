@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from pyinspect.targets.runtime_files import remove_runtime_files
+
 TARGETS_DIR = Path(__file__).resolve().parents[1] / "targets"
 BUILD_DIR = TARGETS_DIR / "_build"
 
@@ -70,6 +72,16 @@ def read_truth(path: Path) -> Any:
     return json.loads(path.read_text())
 
 
+def end_process(proc: subprocess.Popen[Any]) -> None:
+    """Kill a program a test started (if it still runs), reap it, and remove the files its
+    runtime could not: a killed runtime leaves its debugger pipes and diagnostics socket in
+    the temp folder."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=10)
+    remove_runtime_files(proc.pid, wait=0)
+
+
 @contextmanager
 def running_target(name: str, *args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[bytes]]:
     """Start a debuggee with `dotnet <dll> args...`; always killed afterwards."""
@@ -83,9 +95,26 @@ def running_target(name: str, *args: str, env: dict[str, str] | None = None) -> 
     try:
         yield proc
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=10)
+        end_process(proc)
+
+
+@contextmanager
+def running_until_truth(command: list[str], truth_file: Path) -> Iterator[tuple[int, Any]]:
+    """A program that writes its truth once its shape is built: its pid and truth then; killed after."""
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_file(truth_file, timeout=90, proc=proc)
+        yield proc.pid, read_truth(truth_file)
+    finally:
+        end_process(proc)
+
+
+def crash_dump_of(command: list[str], folder: Path) -> tuple[int, Any, Path]:
+    """Run a program's crash mode (its truth in folder/crash.json) until its runtime has written
+    folder/crash.dmp and it has died: its pid, truth and dump."""
+    truth_file, dump = folder / "crash.json", folder / "crash.dmp"
+    pid = run_until_crash_dump(command, truth_file, dump)
+    return pid, read_truth(truth_file), dump
 
 
 def run_until_crash_dump(command: list[str], truth_file: Path, dump: Path) -> int:
@@ -97,9 +126,7 @@ def run_until_crash_dump(command: list[str], truth_file: Path, dump: Path) -> in
     try:
         proc.wait(timeout=240)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
+        end_process(proc)  # a runtime that died of its exception removed nothing either
     assert proc.returncode != 0, "the crashing program must die of its unhandled exception"
     assert truth_file.is_file() and dump.is_file(), f"no truth or no dump written ({truth_file}, {dump})"
     deadline, size = time.monotonic() + 30, -1  # the dump is complete once its size stops changing

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from support.targets import BUILD_DIR, read_truth, target_dll, wait_for_file
+from support.targets import BUILD_DIR, end_process, read_truth, target_dll, wait_for_file
 
 FRAMEWORKS = ["net10.0", "net8.0", "net9.0"]
 ROUNDS = 60  # ~500 samples per type: 20% is more than 3 standard deviations of the estimate
@@ -66,9 +66,7 @@ def trace_truth(folder: Path, framework: str = "net10.0") -> Iterator[tuple[subp
         assert proc.stdout.readline().strip() == b"ready", "TraceTruth did not start"
         yield proc, run
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=10)
+        end_process(proc)
 
 
 def assert_matches_truth(answer: dict[str, Any], truth: dict[str, Any], framework: str = "net10.0") -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from pyinspect.session.state import DebuggeeState, Stop
+from pyinspect.session.state import DebuggeeState, Stop, not_running
 
 AT_BREAKPOINT = Stop(reason="breakpoint", thread_id=7, breakpoint_ids=[1])
 
@@ -103,19 +103,19 @@ def test_close_returns_to_not_started_with_its_message() -> None:
 
 def test_waiting_times_out_while_running() -> None:
     started = time.monotonic()
-    assert running().wait_while_running(0.05) is True
+    assert running().wait_for(not_running, 0.05) is False
     assert time.monotonic() - started >= 0.05
 
 
 def test_waiting_ends_at_once_when_not_running() -> None:
     state = running()
     state.pause_at(AT_BREAKPOINT)
-    assert state.wait_while_running(5.0) is False
+    assert state.wait_for(not_running, 5.0) is True
 
 
 def test_a_stop_from_another_thread_wakes_the_waiter() -> None:
     state = running()
     threading.Timer(0.05, state.pause_at, args=(AT_BREAKPOINT,)).start()
     started = time.monotonic()
-    assert state.wait_while_running(10.0) is False
+    assert state.wait_for(not_running, 10.0) is True
     assert time.monotonic() - started < 5.0 and state.current_stop == AT_BREAKPOINT

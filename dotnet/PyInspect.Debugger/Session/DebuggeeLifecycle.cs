@@ -39,7 +39,9 @@ public sealed class DebuggeeLifecycle(Debuggee debuggee, IEngineListener listene
         }
         catch
         {
+            string? startKey = RuntimeFiles.StartKey(launched.ProcessId);
             try { launched.Waiter.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            if (startKey is not null) RuntimeFiles.RemoveOf(launched.ProcessId, startKey); // it is being killed
             _launched = null;
             throw;
         }

@@ -14,12 +14,15 @@ public static partial class ProcessSignals
     [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
     private static partial int Kill(int pid, int signal);
 
-    /// <summary>SIGTERM now; SIGKILL if it is still there after the grace. Waits for neither.</summary>
+    /// <summary>SIGTERM now; SIGKILL if it is still there after the grace. Waits for neither.
+    /// A killed runtime's debugger pipes and diagnostics socket are removed once it has gone.</summary>
     public static Task TerminateAsync(int processId, Process? launched) => Task.Run(() =>
     {
+        string? startKey = RuntimeFiles.StartKey(processId);
         if (Kill(processId, SigTerm) != 0) return;
         if (HasExited(processId, launched, Grace)) return;
         Kill(processId, SigKill);
+        if (startKey is not null && HasExited(processId, launched, Grace)) RuntimeFiles.RemoveOf(processId, startKey);
     });
 
     /// <summary>There and not a zombie (an exited child its parent has not reaped yet).</summary>

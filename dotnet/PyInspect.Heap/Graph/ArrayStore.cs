@@ -27,7 +27,7 @@ public sealed class ArrayStore
     /// exceeds memoryLimit (0: the machine's available memory), else in memory.</summary>
     public static ArrayStore For(long heapBytes, string? workFolder, long memoryLimit)
     {
-        long limit = memoryLimit > 0 ? memoryLimit : AvailableMemory();
+        long limit = memoryLimit > 0 ? memoryLimit : MemoryBudget.Available();
         if (heapBytes * BytesPerHeapByte <= limit)
             return new ArrayStore(null);
         string folder = string.IsNullOrEmpty(workFolder) ? Path.GetTempPath() : workFolder;
@@ -63,14 +63,5 @@ public sealed class ArrayStore
         long now = Interlocked.Add(ref _current, delta);
         long peak;
         while (now > (peak = Interlocked.Read(ref _peak)) && Interlocked.CompareExchange(ref _peak, now, peak) != peak) { }
-    }
-
-    /// <summary>MemAvailable from /proc/meminfo (what can be allocated without swapping).</summary>
-    private static long AvailableMemory()
-    {
-        foreach (string line in File.ReadLines("/proc/meminfo"))
-            if (line.StartsWith("MemAvailable:", StringComparison.Ordinal))
-                return long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1]) * 1024;
-        return long.MaxValue;
     }
 }

@@ -74,21 +74,59 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Open a core dump (as written by the runtime's createdump) with the DAC of its
     /// runtime build, looked for in the places sourcesJson names (<see cref="DacSources"/>,
     /// <see cref="DacLookup"/>). ClrMD's own locator is given no server: nothing reaches the
-    /// network but the lookup's bounded requests.</summary>
-    public static HeapTarget OpenDump(string path, string sourcesJson)
+    /// network but the lookup's bounded requests. readAhead: this dump's file as
+    /// <see cref="ReadAhead"/> read it, or null to read it now.</summary>
+    public static HeapTarget OpenDump(string path, string sourcesJson, DataTarget? readAhead = null)
     {
-        if (!File.Exists(path))
-            throw new HeapTargetException("DUMP_ERROR", $"dump file not found: {path}");
-        var sources = DacSources.Parse(sourcesJson);
         DataTarget dataTarget;
         try
         {
-            dataTarget = DataTarget.LoadDump(path, new DataTargetOptions { FileLocator = NoFiles.Instance });
+            if (!File.Exists(path))
+                throw new HeapTargetException("DUMP_ERROR", $"dump file not found: {path}");
+            var parsed = DacSources.Parse(sourcesJson);
+            dataTarget = readAhead ?? LoadDump(path);
+            readAhead = null;
+            return OpenDump(path, dataTarget, parsed);
+        }
+        finally
+        {
+            readAhead?.Dispose();
+        }
+    }
+
+    /// <summary>A dump's file and the runtimes it holds, read before its DAC sources are known (the
+    /// dump reader process is given the path as it starts): <see cref="OpenDump"/> goes on from
+    /// there. Null when the file cannot be read: OpenDump reads it again and says why.</summary>
+    public static DataTarget? ReadAhead(string path)
+    {
+        DataTarget? dataTarget = null;
+        try
+        {
+            dataTarget = LoadDump(path);
+            _ = dataTarget.ClrVersions;
+            return dataTarget;
+        }
+        catch (Exception)
+        {
+            dataTarget?.Dispose();
+            return null;
+        }
+    }
+
+    private static DataTarget LoadDump(string path)
+    {
+        try
+        {
+            return DataTarget.LoadDump(path, new DataTargetOptions { FileLocator = NoFiles.Instance });
         }
         catch (Exception exc)
         {
             throw new HeapTargetException("DUMP_ERROR", $"not a readable core dump: {path}: {exc.Message}", exc);
         }
+    }
+
+    private static HeapTarget OpenDump(string path, DataTarget dataTarget, DacSources sources)
+    {
         DacLookup? lookup = null;
         var target = Open(dataTarget, info =>
         {
@@ -128,6 +166,15 @@ public sealed class HeapTarget : IDisposable
             dataTarget.Dispose();
             throw new HeapTargetException(noRuntimeCode, $"cannot read the .NET runtime of {description}: {exc.Message}", exc);
         }
+    }
+
+    /// <summary>ClrMD's heap and its segments, which it keeps until <see cref="Flush"/> and every
+    /// question reads (the triage questions for their locks, exceptions and completeness): the
+    /// dump reader builds them while it waits for its first request after the open.</summary>
+    public void Prepare()
+    {
+        Breadcrumbs.Say("the heap's segments");
+        _ = Runtime.Heap.Segments;
     }
 
     /// <summary>Drop ClrMD's cached memory and heap state: call after the target ran.</summary>

@@ -2,23 +2,16 @@
 it what is alive, what retains it and what grew (heap_stats ... heap_finalizer_queue).
 
 Thin: each validates its parameters, makes one call into the client's Session's heap
-workspace (pyinspect.session.heap_workspace) / pyinspect.session.heap_queries in a worker thread, and returns the model. Building a graph
-walks the whole heap: it reports MCP progress (bytes walked) and stops when the request
-is cancelled.
+workspace (pyinspect.session.heap_workspace) / pyinspect.session.heap_queries in a worker thread
+(pyinspect.server.tools.heap_calls), and returns the model. Building a graph walks the whole
+heap: it reports progress (bytes walked) and stops when the request or its task is cancelled.
 """
 
 from __future__ import annotations
 
-import functools
-import logging
-import threading
-import time
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
-import anyio
-import anyio.from_thread
-import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import BaseModel, Field
@@ -46,15 +39,13 @@ from pyinspect.server.parameters import Depth, Pid
 from pyinspect.server.prompts import register_prompt
 from pyinspect.server.tooling import add_tool, wire_result
 from pyinspect.server.tools import diagnose, triage
+from pyinspect.server.tools.heap_calls import in_thread
 from pyinspect.session import heap_queries as queries
 from pyinspect.session.heap_terms import ProgressCallback, parse_address
-from pyinspect.session.heap_workspace import BuildCancelled, HeapWorkspace
+from pyinspect.session.heap_workspace import HeapWorkspace
 
 __all__ = ["register"]
 
-log = logging.getLogger(__name__)
-T = TypeVar("T")
-_PROGRESS_EVERY = 0.25
 
 OptionalPid = Annotated[int | None, Field(description="Process id (default: the heap_attach'ed process, else the "
                                                       "debuggee)")]
@@ -83,38 +74,6 @@ BeforeHandle = Annotated[str | None, Field(description="The heap handle `before`
 SnapshotId = Annotated[str | None, Field(description="Snapshot id from heap_snapshot (default: the last two taken)")]
 
 
-def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> ProgressCallback:
-    """Called in the worker thread between walk batches: stop when cancelled, else tell
-    the client how far the walk is (at most every 0.25 s, and at the end)."""
-    last = [0.0]
-
-    def report(walked: int, total: int) -> None:
-        if cancelled.is_set():
-            log.info("heap walk stopped at %d of %d bytes: the request was cancelled", walked, total)
-            raise BuildCancelled("the request was cancelled")
-        now = time.monotonic()
-        if now - last[0] < _PROGRESS_EVERY and walked < total:
-            return
-        last[0] = now
-        try:
-            anyio.from_thread.run(functools.partial(ctx.report_progress, walked, total, "walking the heap (bytes)"))
-        except Exception:
-            log.debug("progress not delivered", exc_info=True)
-
-    return report
-
-
-async def _in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], T]) -> T:
-    """Run work(progress) in a worker thread; a cancelled request stops it at its next batch."""
-    cancelled = threading.Event()
-    try:
-        return await anyio.to_thread.run_sync(lambda: work(_progress_reporter(ctx, cancelled)),
-                                              abandon_on_cancel=True)
-    except anyio.get_cancelled_exc_class():
-        cancelled.set()
-        raise
-
-
 def _add(mcp: MCPServer, fn: Callable[..., Awaitable[BaseModel]], output: type[BaseModel], title: str,
          read_only: bool = True, result: Callable[[Any], CallToolResult] = answer_result) -> None:
     """A heap tool: async (it takes the request's Context)."""
@@ -127,31 +86,33 @@ def register(mcp: MCPServer, clients: ClientSessions) -> None:
     def heaps() -> HeapWorkspace:
         return clients.session().heaps
 
-    _register_sources(mcp, heaps)
+    _register_sources(mcp, heaps, clients.close_heap)
     _register_questions(mcp, heaps)
     _register_history(mcp, heaps, lambda handle: clients.named(handle).heaps)
     triage.register(mcp, heaps)
-    diagnose.register(mcp, heaps, _in_thread)
+    diagnose.register(mcp, heaps, in_thread)
     register_prompt(mcp)
 
 
-def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
+def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace], close_heap: Callable[[], bool]) -> None:
     async def heap_attach(pid: Pid, ctx: Context[Any, Any]) -> HeapOpenAnswer:
         """Open a running .NET process's heap for the heap tools, with no debugger: the
         process is not stopped and keeps running (answers then carry mayHaveChanged and
-        a warning; heap_snapshot re-reads it). Replaces any heap opened before; the heap
-        tools read it until heap_close. Use it on a live service that must not pause."""
-        source = await _in_thread(ctx, lambda _: heaps().attach(pid))
+        a warning; heap_snapshot re-reads it). Its answer's handle names this heap; heaps
+        opened before stay open under theirs (calls without a handle read the one opened
+        last), until heap_close or handle_close. Use it on a live service that must not pause."""
+        source = await in_thread(ctx, lambda _: heaps().attach(pid))
         return HeapOpenAnswer(source=source, message=f"the heap tools now read process {pid} (it keeps running)")
 
     async def dump_open(path: DumpPath, ctx: Context[Any, Any], offline: Offline = None) -> HeapOpenAnswer:
         """Open a core dump's heap for the heap tools (nothing changes: answers are exact for
-        the moment of the dump). Replaces any heap opened before; heap_close returns to the
-        paused debug session. The DAC of the dump's runtime build is looked for beside the
+        the moment of the dump). Its answer's handle names this dump; heaps opened before stay
+        open under theirs (calls without a handle read the one opened last); heap_close returns
+        to the one before, else the paused debug session. The DAC of the dump's runtime build is looked for beside the
         dump, in installed runtimes, the NuGet packages folder, symbol servers and NuGet
         feeds; DUMP_ERROR names every place tried when none matches, or when the file is no
         dump of a .NET process."""
-        source = await _in_thread(ctx, lambda _: heaps().open_dump(path, offline))
+        source = await in_thread(ctx, lambda _: heaps().open_dump(path, offline))
         return HeapOpenAnswer(source=source, message=f"the heap tools now read the dump {source.path}")
 
     async def dump_create(path: NewDumpPath, ctx: Context[Any, Any], pid: OptionalPid = None) -> DumpCreateAnswer:
@@ -160,16 +121,18 @@ def _register_sources(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> Non
         later or elsewhere with dump_open; the runtime's DAC and the app's PDBs are kept beside it in
         <path>.dac/ (keptBeside), so they travel together. Takes seconds; the process
         continues after."""
-        answer: DumpCreateAnswer = await _in_thread(ctx, lambda _: heaps().create_dump(pid, path))
+        answer: DumpCreateAnswer = await in_thread(ctx, lambda _: heaps().create_dump(pid, path))
         return answer
 
     async def heap_close(ctx: Context[Any, Any]) -> HeapCloseAnswer:
-        """Close the heap opened by heap_attach or dump_open (the process is left as it was);
-        the heap tools then read the paused debug session's process, if any."""
-        closed = await _in_thread(ctx, lambda _: heaps().close())
+        """Close the heap opened by heap_attach or dump_open (the process is left as it was;
+        its handle answers HANDLE_CLOSED after); the heap tools then read the heap opened
+        before it, else the paused debug session's process, if any."""
+        closed = await in_thread(ctx, lambda _: close_heap())
         if not closed:
             raise InvalidParameterError("no heap is open (heap_attach or dump_open opens one)")
-        return HeapCloseAnswer(message="closed; the heap tools read the paused debug session's process, if any")
+        return HeapCloseAnswer(message="closed; the heap tools read the heap opened before it, else the paused "
+                                       "debug session's process, if any")
 
     _add(mcp, heap_attach, HeapOpenAnswer, "Open a Process's Heap")
     _add(mcp, dump_open, HeapOpenAnswer, "Open a Core Dump")
@@ -185,14 +148,14 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
         memory is high. Reads the heap opened by heap_attach/dump_open, else the paused
         debuggee; the first call walks the whole heap (progress reported)."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda p: queries.stats_answer(*heaps().graph(p), filter, top))
+        return await in_thread(ctx, lambda p: queries.stats_answer(*heaps().graph(p), filter, top))
 
     async def heap_instances(type_name: TypeName, ctx: Context[Any, Any], start: Start = 0,
                              count: Count = 100) -> HeapInstancesAnswer:
         """The instances of one type in address order, paged: address, size, generation,
         live, retainedSize. Feed an address to heap_retention (why alive) or heap_retained."""
         queries.check_count("count", count)
-        return await _in_thread(ctx, lambda p: queries.instances_answer(*heaps().graph(p), type_name, start, count))
+        return await in_thread(ctx, lambda p: queries.instances_answer(*heaps().graph(p), type_name, start, count))
 
     async def heap_retention(ctx: Context[Any, Any], address: Address = None, expression: Expr = None,
                              max_paths: MaxPaths = 3) -> HeapRetentionAnswer:
@@ -210,7 +173,7 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
             target = where if where is not None else heaps().resolve_address(str(expression))
             return queries.retention_answer(*heaps().graph(progress), target, max_paths, heaps().name_stack_locals)
 
-        return await _in_thread(ctx, work)
+        return await in_thread(ctx, work)
 
     async def heap_retained(ctx: Context[Any, Any], addresses: Addresses = None, top: Top = 20,
                             by_type: ByType = False) -> HeapRetainedAnswer:
@@ -219,27 +182,27 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
         (objects, or types with by_type). The biggest retainer is usually the leak's holder."""
         queries.check_count("top", top)
         wanted = queries.check_addresses(addresses, by_type)
-        return await _in_thread(ctx, lambda p: queries.retained_answer(*heaps().graph(p), wanted, top, by_type))
+        return await in_thread(ctx, lambda p: queries.retained_answer(*heaps().graph(p), wanted, top, by_type))
 
     async def heap_strings(ctx: Context[Any, Any], top: Top = 20) -> HeapStringsAnswer:
         """String values held by several objects, most wasted bytes first (count, size,
         wastedBytes; wastedBytes in total over all duplicates). Candidates for interning
         or caching."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda p: queries.strings_answer(*heaps().graph(p), top))
+        return await in_thread(ctx, lambda p: queries.strings_answer(*heaps().graph(p), top))
 
     async def heap_segments(ctx: Context[Any, Any]) -> HeapSegmentsAnswer:
         """The GC heap's layout: per generation (gen0-2, LOH, POH) size, free bytes,
         fragmentation and pinned objects, and each segment's range. For high memory that
         is not in live objects: fragmentation, pinning, large objects."""
-        return await _in_thread(ctx, lambda p: queries.segments_answer(*heaps().graph(p)))
+        return await in_thread(ctx, lambda p: queries.segments_answer(*heaps().graph(p)))
 
     async def heap_finalizer_queue(ctx: Context[Any, Any], top: Top = 50) -> HeapFinalizerAnswer:
         """Objects registered for finalization per type, and how many are ready (queued for
         the finalizer thread). Many ready objects: a slow or blocked finalizer, or
         undisposed IDisposables."""
         queries.check_count("top", top)
-        return await _in_thread(ctx, lambda p: queries.finalizer_answer(*heaps().graph(p), top))
+        return await in_thread(ctx, lambda p: queries.finalizer_answer(*heaps().graph(p), top))
 
     async def heap_object(address: ObjectAddress, ctx: Context[Any, Any], depth: Depth = 1) -> HeapObjectAnswer:
         """One object by address, in object_inspect's shape (type, size, every field with its
@@ -252,7 +215,7 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
             inspection = ObjectInspection.model_validate(reader.object(where, depth=depth).to_inspection())
             return HeapObjectAnswer(source=source, inspection=inspection)
 
-        return await _in_thread(ctx, work)
+        return await in_thread(ctx, work)
 
     _add(mcp, heap_object, HeapObjectAnswer, "Inspect an Object by Address",
          result=wire_result)  # keeps object_inspect's nulls
@@ -276,7 +239,7 @@ def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
             return HeapSnapshotAnswer(source=source, completeness=taken.completeness, snapshot_id=snapshot_id,
                                       snapshots=heaps().snapshot_ids(), summary=taken.summary)
 
-        return await _in_thread(ctx, work)
+        return await in_thread(ctx, work)
 
     async def heap_diff(ctx: Context[Any, Any], before: SnapshotId = None, after: SnapshotId = None,
                         top: Top = 20, before_handle: BeforeHandle = None) -> HeapDiffAnswer:
@@ -293,7 +256,7 @@ def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
             earlier = named(before_handle).taken(before, "before")
             return queries.diff_answer(earlier, heaps().taken(after, "after"), top)
 
-        return await _in_thread(ctx, work)
+        return await in_thread(ctx, work)
 
     _add(mcp, heap_snapshot, HeapSnapshotAnswer, "Take a Heap Snapshot")
     _add(mcp, heap_diff, HeapDiffAnswer, "Compare Two Heap Snapshots")

@@ -14,11 +14,13 @@ from pyinspect.models.session import (
     BreakpointAnswer,
     BreakpointListAnswer,
     ExceptionBreakpointAnswer,
+    HandleCloseAnswer,
     SessionState,
 )
 from pyinspect.server.clients import ClientSessions
 from pyinspect.server.parameters import (
     AdapterChoice,
+    Alongside,
     Args,
     BreakpointId,
     ClearFilter,
@@ -53,11 +55,11 @@ TITLES = {
     "debug_state": "Session State", "debug_wait": "Wait for Stop", "debug_continue": "Continue",
     "debug_pause": "Pause", "debug_step": "Step", "breakpoint_set": "Set Breakpoint",
     "breakpoint_remove": "Remove Breakpoint", "breakpoint_list": "List Breakpoints",
-    "breakpoint_set_exception": "Break on Exceptions",
+    "breakpoint_set_exception": "Break on Exceptions", "handle_close": "Close a Handle",
 }
-ENDS_A_PROCESS = ("debug_launch", "debug_disconnect")
+ENDS_A_PROCESS = ("debug_launch", "debug_disconnect", "handle_close")
 """debug_launch ends the previous session (terminating what it launched); debug_disconnect
-terminates a launched program by default: both are marked destructive."""
+and handle_close terminate a launched program: all are marked destructive."""
 
 
 def _seconds(timeout_ms: int) -> float:
@@ -69,17 +71,21 @@ def _seconds(timeout_ms: int) -> float:
 def register(mcp: MCPServer, clients: ClientSessions) -> None:
     get_session = clients.session
     def debug_launch(program: Program, args: Args = None, cwd: Cwd = None, env: Env = None,
-                     stop_at_entry: StopAtEntry = False, adapter: AdapterChoice = None) -> SessionState:
+                     stop_at_entry: StopAtEntry = False, adapter: AdapterChoice = None,
+                     alongside: Alongside = False) -> SessionState:
         """Start a .NET program (a .dll run with `dotnet`, or an apphost) under the debugger.
         Breakpoints set before (breakpoint_set) bind before user code runs. Returns at once;
         call debug_wait next to block until a breakpoint is hit, the entry is reached
-        (stop_at_entry=true) or the program exits. Ends any previous session."""
-        return get_session().launch(program, args, cwd, env, stop_at_entry, adapter)
+        (stop_at_entry=true) or the program exits. Ends the debuggee this debug session had
+        (a launched one terminated), unless alongside=true starts a second debug session."""
+        return (clients.beside() if alongside else get_session()).launch(program, args, cwd, env, stop_at_entry,
+                                                                          adapter)
 
-    def debug_attach(pid: Pid, adapter: AdapterChoice = None) -> SessionState:
+    def debug_attach(pid: Pid, adapter: AdapterChoice = None, alongside: Alongside = False) -> SessionState:
         """Attach to a running .NET process by pid, leaving it running. Use debug_pause to stop
-        it, or breakpoint_set then debug_wait. debug_disconnect detaches without killing it."""
-        return get_session().attach(pid, adapter)
+        it, or breakpoint_set then debug_wait. debug_disconnect detaches without killing it.
+        Ends the debuggee this debug session had, unless alongside=true."""
+        return (clients.beside() if alongside else get_session()).attach(pid, adapter)
 
     def debug_disconnect(terminate: Terminate = None) -> SessionState:
         """End the session. By default a launched program is terminated and an attached one
@@ -159,9 +165,18 @@ def register(mcp: MCPServer, clients: ClientSessions) -> None:
                                          cleared=clear, exception_filters=list(session.breakpoints.exception_filters),
                                          applied=applied)
 
+    def handle_close() -> HandleCloseAnswer:
+        """End what a handle names, when you are done with it (pass it as handle): a debug
+        session (a launched program is terminated, an attached one detached and left
+        running), a heap or dump (closed), a recording (stopped unread). The handle answers
+        HANDLE_CLOSED from then on; the rest you hold stays open. Unclosed handles expire
+        when idle, so closing frees memory and processes sooner."""
+        kind, ended = clients.close_handle()
+        return HandleCloseAnswer(kind=kind, message=f"closed the {kind}: {ended}")
+
     changing: tuple[Callable[..., BaseModel], ...] = (
         debug_launch, debug_attach, debug_disconnect, debug_continue, debug_pause, debug_step,
-        breakpoint_set, breakpoint_remove, breakpoint_set_exception)
+        breakpoint_set, breakpoint_remove, breakpoint_set_exception, handle_close)
     reading: tuple[Callable[..., BaseModel], ...] = (debug_state, debug_wait, breakpoint_list)
     for tool in changing:
         add_tool(mcp, tool, _output(tool), read_only=False, title=TITLES[tool.__name__],

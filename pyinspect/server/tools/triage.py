@@ -14,7 +14,6 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from pyinspect.errors import InvalidParameterError
 from pyinspect.models.heap_answers import HeapSource
 from pyinspect.models.triage import (
     HeapAsyncAnswer,
@@ -26,6 +25,7 @@ from pyinspect.models.triage import (
 from pyinspect.server.tooling import add_tool
 from pyinspect.session.heap_terms import HeapReader
 from pyinspect.session.heap_workspace import HeapWorkspace
+from pyinspect.session.row_limits import check_count
 
 __all__ = ["register"]
 
@@ -35,11 +35,6 @@ MaxFrames = Annotated[int, Field(description="At most this many frames per threa
 WithObjects = Annotated[bool, Field(description="Per frame, the objects its stack slots hold (address, type)")]
 Limit = Annotated[int, Field(description="At most this many records (1-1000)")]
 Symbols = Annotated[str | None, Field(description="A folder of PDBs to use besides each module's own (absolute)")]
-
-
-def _check(name: str, value: int, high: int = 1000) -> None:
-    if not 1 <= value <= high:
-        raise InvalidParameterError(f"{name} must be 1-{high}, got {value}", parameter=name, value=value)
 
 
 async def _read(heaps: Callable[[], HeapWorkspace], work: Callable[[HeapReader, HeapSource], T]) -> T:
@@ -59,8 +54,8 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
         address), its current exception, and its frames leaf first (method, file, line from
         the PDB; objects its slots hold: go on with heap_object or heap_retention). Start here
         when a process hangs; then heap_locks for who holds what."""
-        _check("max_threads", max_threads)
-        _check("max_frames", max_frames)
+        check_count("max_threads", max_threads)
+        check_count("max_frames", max_frames)
 
         def work(reader: HeapReader, source: HeapSource) -> HeapThreadsAnswer:
             report = reader.threads_report(max_frames, symbols)
@@ -90,7 +85,7 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
         that is not an async method) to the root awaiter (dumpasync): method, state (await
         index) with the await's file and line, the task awaited. Stuck chains first (the
         innermost awaits an uncompleted task with no code, e.g. a TaskCompletionSource's)."""
-        _check("limit", limit)
+        check_count("limit", limit)
 
         def work(reader: HeapReader, source: HeapSource) -> HeapAsyncAnswer:
             found = reader.async_chains(limit, symbols)
@@ -103,7 +98,7 @@ def register(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> None:
         """Exception objects on the heap (pe -nested): threads' current exceptions first (in a
         crash dump, the one that killed the process), each with type, message, hResult, the
         stack trace it carries and its inner exception; byType counts them all."""
-        _check("limit", limit)
+        check_count("limit", limit)
 
         def work(reader: HeapReader, source: HeapSource) -> HeapExceptionsAnswer:
             found = reader.exceptions(limit, symbols)

@@ -1,6 +1,6 @@
 """Diagnosing a process or a dump by itself (the CLI and the notebook; the MCP tool reads
-through its heap workspace): the reader opened and closed here, a live process frozen while
-it is read. A process caught in the middle of a GC cannot be walked: it is released, left to
+its client's heap workspace): a heap workspace opened on the target and closed here (the one
+owner of readers and graphs, as for every heap question), a live process frozen while it is read. A process caught in the middle of a GC cannot be walked: it is released, left to
 finish the GC, and read again (a busy program is caught there often). A window of the
 process's GCs and allocations is recorded first when asked (record_seconds), while it runs."""
 
@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 
 from pyinspect.errors import HeapReadError, InvalidParameterError
-from pyinspect.heap.graph import HeapGraph
-from pyinspect.heap.reader import HeapReader, ProgressCallback
+from pyinspect.heap.reader import ProgressCallback
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.models.diagnosis import Diagnosis, Thresholds
 from pyinspect.models.trace import TraceAnswer
 from pyinspect.session.diagnosis.ranking import GC_IN_PROGRESS, diagnose
+from pyinspect.session.heap_workspace import HeapWorkspace
 from pyinspect.tracing.recorder import start_recording
 
 __all__ = ["MAX_RECORD_SECONDS", "check_record_seconds", "diagnose_dump", "diagnose_process", "record_window"]
@@ -44,21 +44,20 @@ def record_window(pid: int, seconds: float) -> TraceAnswer:
     return recorder.stop()
 
 
-def _run(reader: HeapReader, progress: ProgressCallback | None, from_dump: bool, thresholds: Thresholds | None,
+def _run(heaps: HeapWorkspace, progress: ProgressCallback | None, from_dump: bool, thresholds: Thresholds | None,
          baseline: Snapshot | None, recording: TraceAnswer | None = None) -> Diagnosis:
-    def build() -> HeapGraph:
-        return reader.graph(progress)
-
     try:
-        return diagnose(reader, build, from_dump=from_dump, thresholds=thresholds, baseline=baseline,
-                        recording=recording)
+        return diagnose(heaps.reader()[0], lambda: heaps.graph(progress)[0], from_dump=from_dump,
+                        thresholds=thresholds, baseline=baseline, recording=recording)
     finally:
-        reader.close()  # a frozen process resumes now
+        heaps.close()  # a frozen process resumes now
 
 
 def diagnose_dump(path: str | Path, thresholds: Thresholds | None = None,
                   progress: ProgressCallback | None = None, baseline: Snapshot | None = None) -> Diagnosis:
-    return _run(HeapReader.open_dump(path), progress, True, thresholds, baseline)
+    heaps = HeapWorkspace()
+    heaps.open_dump(path)
+    return _run(heaps, progress, True, thresholds, baseline)
 
 
 def diagnose_process(pid: int, thresholds: Thresholds | None = None, progress: ProgressCallback | None = None,
@@ -67,8 +66,10 @@ def diagnose_process(pid: int, thresholds: Thresholds | None = None, progress: P
     record its GCs for that long first, for GC pressure."""
     recording = record_window(pid, record_seconds) if record_seconds is not None else None
     for attempt in range(GC_RETRIES):
+        heaps = HeapWorkspace()
         try:
-            return _run(HeapReader.attach(pid, suspend=True), progress, False, thresholds, baseline, recording)
+            heaps.attach(pid, suspend=True)
+            return _run(heaps, progress, False, thresholds, baseline, recording)
         except HeapReadError as exc:
             if GC_IN_PROGRESS not in str(exc) or attempt == GC_RETRIES - 1:
                 raise

@@ -138,6 +138,7 @@ public sealed class LayeringTests
         ["Graph"] = ["Records", "Objects"],                               // the snapshot graph
         ["Triage"] = ["Records", "Objects"],                              // threads, stacks, locks, async, exceptions
         ["Target"] = ["Records", "Objects", "Collections", "Graph", "Triage"],  // the opened target, its coarse calls
+        ["Host"] = ["Records", "Objects", "Collections", "Graph", "Triage", "Target"],  // the dump reader process
     };
 
     public static TheoryData<string> HeapFolderNames => new(HeapFolders.Keys);

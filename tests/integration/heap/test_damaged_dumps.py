@@ -22,7 +22,7 @@ from support.damaged_dumps import cut_copy, flipped_copy, zeroed_copy
 from support.walk_check import assert_walks_equal
 
 import pyinspect
-from pyinspect.errors import DumpDamagedError, DumpError
+from pyinspect.errors import DumpDamagedError, DumpError, HeapReadError
 from pyinspect.heap import HeapReader
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.graph_file import load_snapshot
@@ -137,9 +137,10 @@ def test_a_reader_process_that_dies_is_answered_dump_damaged_and_the_dump_reads_
         graph = heap.graph(progress=False)
         pid = heap.reader.reader_pid
         assert pid is not None and pid != os.getpid()
-        # as a fault inside the DAC ends it (a SIGSEGV or SIGABRT sent from outside is caught by the runtime)
-        os.kill(pid, signal.SIGKILL)
-        with pytest.raises(DumpDamagedError, match="during stats.*ended with SIGKILL") as raised:
+        # a trap the reader did not expect ends it as a fault inside the DAC does: the runtime
+        # turns it into a native crash (a SIGSEGV or SIGABRT sent from outside it handles)
+        os.kill(pid, signal.SIGTRAP)
+        with pytest.raises(DumpDamagedError, match="during stats.*ended with SIG(SEGV|ILL)") as raised:
             heap.reader.stats()
         assert raised.value.code == "DUMP_DAMAGED" and raised.value.context["step"] == "stats"
         with pytest.raises(DumpDamagedError, match="built again"):
@@ -147,6 +148,11 @@ def test_a_reader_process_that_dies_is_answered_dump_damaged_and_the_dump_reads_
         assert heap.stats(progress=False).attrs["completeness"].complete
         assert heap.reader.reader_pid not in (None, pid)
         assert heap.retained(top=1).attrs["completeness"].complete  # the notebook builds its graph again
+        os.kill(heap.reader.reader_pid, signal.SIGKILL)  # as the kernel's out-of-memory killer does
+        with pytest.raises(HeapReadError, match="killed \\(SIGKILL\\) during stats, not by pyinspect and not by "
+                                                "the dump: most often the kernel's out-of-memory killer"):
+            heap.reader.stats()
+        assert heap.stats(progress=False).attrs["completeness"].complete
 
 
 def test_a_reader_process_that_stops_answering_is_stopped_and_answered_dump_damaged(
@@ -161,6 +167,25 @@ def test_a_reader_process_that_stops_answering_is_stopped_and_answered_dump_dama
             reader.threads_report()
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
         assert reader.threads_report().completeness.complete
+
+
+def test_a_reader_started_early_is_taken_only_by_the_dump_it_opened(dumps: Dumps) -> None:
+    """A --dump command starts its reader as it starts (heap.dump_child.start_early), opening that
+    dump: an open of the same dump takes it; an open of another ends it and reads the other."""
+    from pyinspect.heap.dump_child import start_early
+
+    start_early(str(dumps.clean))
+    early = {p.pid for p in _dump_readers()}
+    with HeapReader.open_dump(dumps.clean) as reader:
+        assert reader.reader_pid in early
+        assert reader.stats().completeness.complete
+    start_early(str(dumps.clean))
+    early = {p.pid for p in _dump_readers()}
+    assert early
+    with HeapReader.open_dump(dumps.zeroed) as reader:
+        assert reader.reader_pid not in early
+        assert _names_the_zeroed_segment(reader.stats().completeness.model_dump(by_alias=True), dumps)
+        assert not early & {p.pid for p in _dump_readers()}  # ended and reaped
 
 
 def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, dict[str, Any], Path],
@@ -186,7 +211,8 @@ def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, d
 
 
 def _dump_readers() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children() if "pyinspect.heap.dump_child" in " ".join(p.cmdline())]
+    """The dump reader processes (the heap helper run as its own process: heap.dump_child)."""
+    return [p for p in psutil.Process().children() if "PyInspect.Heap.dll" in " ".join(p.cmdline())]
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -214,11 +240,11 @@ async def test_the_mcp_server_answers_damage_and_keeps_serving(dumps: Dumps) -> 
             assert _names_the_zeroed_segment(answer["completeness"], dumps), (tool, answer["completeness"])
         assert (await call_ok(client, "heap_threads"))["completeness"]["complete"] is True
         for reader in _dump_readers():
-            reader.send_signal(signal.SIGKILL)  # left for the server to reap: it reads how it ended
+            reader.send_signal(signal.SIGTRAP)  # a native crash; left for the server to reap: it reads how it ended
             while reader.status() != psutil.STATUS_ZOMBIE:
                 await anyio.sleep(0.02)
         damaged = await call(client, "heap_exceptions")
-        assert damaged["error"]["code"] == "DUMP_DAMAGED" and "SIGKILL" in damaged["error"]["message"], damaged
+        assert damaged["error"]["code"] == "DUMP_DAMAGED" and "ended with SIG" in damaged["error"]["message"], damaged
         again = await call_ok(client, "heap_exceptions")
         assert _names_the_zeroed_segment(again["completeness"], dumps)
         await call_ok(client, "dump_open", path=str(dumps.clean))
@@ -236,7 +262,7 @@ def test_a_notebook_kernel_survives_a_dump_reader_that_dies(dumps: Dumps) -> Non
 import os, signal, pyinspect
 heap = pyinspect.open_dump({str(dumps.zeroed)!r})
 print("first", heap.stats(progress=False).attrs["completeness"].complete)
-os.kill(heap.reader.reader_pid, signal.SIGKILL)
+os.kill(heap.reader.reader_pid, signal.SIGTRAP)
 try:
     heap.retained(top=1)
 except pyinspect.PyInspectError as exc:

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import pyinspect
 from pyinspect.cli import app
+from pyinspect.errors import InvalidParameterError
 
 Run = tuple[int, dict[str, Any], Path]
 
@@ -146,3 +147,28 @@ def test_a_graph_beyond_its_memory_limit_keeps_its_arrays_on_disk_and_says_so(tr
         assert heap.retained([top["address"]]).loc[0, "retained_size"] == top["retained"]
     assert list(tmp_path.iterdir()) == []  # the files are unlinked as soon as they are mapped
     assert "did not fit" not in CliRunner().invoke(app, ["heap", "retained", "--dump", str(dump), "--top", "1"]).stderr
+
+
+def test_every_face_bounds_its_rows_the_same_way(truth_run: Run) -> None:
+    """One rule (pyinspect.session.row_limits): a count below 1 is INVALID_PARAMETER before any
+    walk; a person (CLI, notebook) may ask for more rows than the MCP bound of 1000; a cut says
+    so (the notebook's attrs["truncated"])."""
+    pid = truth_run[0]
+    for command in (["retained", "--top", "0"], ["strings", "--top", "-1"], ["instances", "X", "--count", "0"],
+                    ["roots", "0x10", "--max-paths", "0"], ["stats", "--top", "0"]):
+        result = CliRunner().invoke(app, ["heap", *command, "--pid", str(pid)])
+        assert result.exit_code == 1 and "INVALID_PARAMETER" in result.stderr, (command, result.output)
+    result = CliRunner().invoke(app, ["exceptions", "--limit", "0", "--pid", str(pid)])
+    assert result.exit_code == 1 and "limit must be at least 1" in result.stderr, result.output
+    with pyinspect.open_heap(pid) as heap:
+        with pytest.raises(InvalidParameterError, match="top must be at least 1, got 0"):
+            heap.retained(top=0)
+        assert not heap.heaps.graph_ready()  # refused before the walk
+        with pytest.raises(InvalidParameterError, match="limit must be at least 1, got 0"):
+            heap.exceptions(limit=0)
+        one = heap.retained(top=1)
+        assert len(one) == 1 and one.attrs["truncated"] is True
+        many = heap.retained(by_type=True, top=1001)  # above the MCP bound: a person may ask
+        every = heap.retained(by_type=True, top=None)
+        assert len(many) == min(1001, len(every))
+        assert every.attrs["truncated"] is False and len(every) > 1

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from runtime_targets import RUNTIMES, RuntimeTarget, command
-from support.targets import read_truth, wait_for_file
+from support.targets import end_process, read_truth, wait_for_file
 
 from pyinspect.heap import HeapReader, create_dump
 
@@ -26,8 +26,7 @@ def runtime_target(request: pytest.FixtureRequest, tmp_path_factory: pytest.Temp
         yield RuntimeTarget(framework, proc.pid, read_truth(truth_file), dump)
         assert proc.poll() is None, "the debuggee must still run after every test of its runtime"
     finally:
-        proc.kill()
-        proc.wait(timeout=10)
+        end_process(proc)
         (folder / "target.dmp").unlink(missing_ok=True)
 
 
