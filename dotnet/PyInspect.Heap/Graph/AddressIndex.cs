@@ -13,27 +13,24 @@ internal sealed class AddressIndex
     private readonly ulong[]? _sortedCopy;
     private readonly int[]? _indexOf;
     private readonly ObjectSizes _sizes;
-    private readonly MappedArray<ulong> _addresses;
+    private readonly ObjectAddresses _addresses;
     private MappedArray<int>? _buckets;
     private readonly ulong _base;
     private readonly int _shift;
 
-    public AddressIndex(ArrayStore store, MappedArray<ulong> addresses, ObjectSizes sizes)
+    public AddressIndex(ArrayStore store, ObjectAddresses addresses, ObjectSizes sizes)
     {
         _addresses = addresses;
         _sizes = sizes;
-        var span = addresses.Span;
-        bool ordered = true;
-        for (int i = 1; i < span.Length && ordered; i++)
-            ordered = span[i - 1] < span[i];
-        if (ordered)
+        if (addresses.Ascending())
         {
-            if (span.Length > 0)
-                (_buckets, _base, _shift) = Buckets(store, span);
+            if (addresses.Count > 0)
+                (_buckets, _base, _shift) = Buckets(store, addresses);
             return;
         }
-        _sortedCopy = span.ToArray();
-        _indexOf = new int[span.Length];
+        _sortedCopy = new ulong[addresses.Count];
+        addresses.CopyTo(0, _sortedCopy);
+        _indexOf = new int[_sortedCopy.Length];
         for (int i = 0; i < _indexOf.Length; i++)
             _indexOf[i] = i;
         Array.Sort(_sortedCopy, _indexOf);
@@ -51,26 +48,29 @@ internal sealed class AddressIndex
         buckets?.Dispose();
     }
 
-    private ReadOnlySpan<ulong> Sorted => _sortedCopy is null ? _addresses.Span : _sortedCopy;
-
     /// <summary>buckets[b] = the first object at or above base + (b &lt;&lt; shift); at most one
     /// bucket per object, at least 256 bytes wide.</summary>
-    private static (MappedArray<int> Buckets, ulong Base, int Shift) Buckets(ArrayStore store, ReadOnlySpan<ulong> sorted)
+    private static (MappedArray<int> Buckets, ulong Base, int Shift) Buckets(ArrayStore store, ObjectAddresses sorted)
     {
-        ulong low = sorted[0], span = sorted[^1] - low;
+        int n = sorted.Count;
+        ulong low = sorted[0], span = sorted[n - 1] - low;
         int shift = 8;
-        while ((span >> shift) > (ulong)sorted.Length)
+        while ((span >> shift) > (ulong)n)
             shift++;
-        var table = store.New<int>((long)(span >> shift) + 2);
-        table.Resize((long)(span >> shift) + 2);
+        var table = store.Sized<int>((long)(span >> shift) + 2);
         var buckets = table.Span;
-        int i = 0;
-        for (int b = 0; b < buckets.Length; b++)
+        var block = new ulong[1 << 16];
+        int blockStart = 0, blockCount = sorted.CopyTo(0, block), filled = 0;
+        for (int i = 0; i < n; i++) // object i starts every bucket after its predecessor's up to its own
         {
-            while (i < sorted.Length && ((sorted[i] - low) >> shift) < (ulong)b)
-                i++;
-            buckets[b] = i;
+            if (i == blockStart + blockCount)
+                (blockStart, blockCount) = (i, sorted.CopyTo(i, block));
+            int b = (int)((block[i - blockStart] - low) >> shift);
+            for (; filled <= b; filled++)
+                buckets[filled] = i;
         }
+        for (; filled < buckets.Length; filled++)
+            buckets[filled] = n;
         return (table, low, shift);
     }
 
@@ -88,18 +88,18 @@ internal sealed class AddressIndex
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private int Search(ulong address)
     {
-        var sorted = Sorted;
+        if (_sortedCopy is not null)
+            return Array.BinarySearch(_sortedCopy, address);
+        int n = _addresses.Count;
         if (_buckets is null)
-            return sorted.BinarySearch(address);
+            return _addresses.Search(address, 0, n);
         var buckets = _buckets.Span;
         if (address < _base)
             return ~0;
         ulong b = (address - _base) >> _shift;
         if (b >= (ulong)buckets.Length - 1)
-            return address == sorted[^1] ? sorted.Length - 1 : ~sorted.Length;
-        int lo = buckets[(int)b], hi = buckets[(int)b + 1];
-        int at = sorted.Slice(lo, hi - lo).BinarySearch(address);
-        return at >= 0 ? lo + at : ~(lo + ~at);
+            return _addresses.Search(address, n - 1, n);
+        return _addresses.Search(address, buckets[(int)b], buckets[(int)b + 1]);
     }
 
     /// <summary>The object containing address (interior pointers), or -1.</summary>

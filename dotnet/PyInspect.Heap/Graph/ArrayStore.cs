@@ -9,8 +9,9 @@ namespace PyInspect.Heap;
 public sealed class ArrayStore
 {
     /// <summary>Graph memory per byte of heap, as measured on an application-shaped heap
-    /// (about 60 bytes per object of 40 bytes at the peak): the estimate a limit is checked against.</summary>
-    public const double BytesPerHeapByte = 1.5;
+    /// (about 40 bytes per object of 40 bytes at the peak, the process's own included, and a
+    /// margin): the estimate a limit is checked against.</summary>
+    public const double BytesPerHeapByte = 1.2;
 
     private long _current;
     private long _peak;
@@ -46,6 +47,14 @@ public sealed class ArrayStore
     public long PeakBytes => Interlocked.Read(ref _peak);
 
     internal MappedArray<T> New<T>(long capacity) where T : unmanaged => new(this, capacity);
+
+    /// <summary>A new array of count elements, all zero.</summary>
+    internal MappedArray<T> Sized<T>(long count) where T : unmanaged
+    {
+        var array = New<T>(count);
+        array.Resize(count);
+        return array;
+    }
 
     internal int OpenBacking() => WorkFolder is null ? -1 : Libc.OpenUnlinked(WorkFolder);
 

@@ -40,14 +40,14 @@ internal static class GraphFile
             stream.Write(Magic);
             stream.Write(BitConverter.GetBytes((long)json.Length));
             stream.Write(json);
-            Write(stream, g.Addresses.Span);
+            WriteWidened<ulong>(stream, g.Addresses.Length, g.Addresses.CopyTo);
             WriteSizes(stream, g.Sizes);
-            Write(stream, g.Retained.Span);
+            WriteWidened<long>(stream, g.Retained.Length, g.Retained.CopyTo);
             WriteTypes(stream, g.TypeOf);
             Write(stream, g.Offsets.Span);
             Write(stream, g.Targets.Span);
             Write(stream, g.Idom.Span);
-            Write(stream, g.Generations.Span);
+            WriteWidened<byte>(stream, g.Generations.Length, g.Generations.CopyTo);
         }
         File.Move(temporary, path, overwrite: true);
     }
@@ -66,6 +66,16 @@ internal static class GraphFile
         for (int start = 0; start < types.Length; start += block.Length)
             Write(stream, new ReadOnlySpan<int>(block, 0, types.CopyTo(start, block)));
     }
+
+    /// <summary>Addresses, retained sizes or generations in the file's layout (8, 8 and 1 bytes each), a block at a time.</summary>
+    private static void WriteWidened<T>(FileStream stream, int length, CopyBlock<T> copy) where T : unmanaged
+    {
+        var block = new T[1 << 16];
+        for (int start = 0; start < length; start += block.Length)
+            Write(stream, new ReadOnlySpan<T>(block, 0, copy(start, block)));
+    }
+
+    private delegate int CopyBlock<T>(int start, Span<T> block);
 
     /// <summary>Sizes as i64 (the file keeps its layout), widened a block at a time.</summary>
     private static void WriteSizes(FileStream stream, ObjectSizes sizes)

@@ -114,7 +114,7 @@ internal static class GraphQueries
     {
         var heap = new PriorityQueue<int, long>();
         var idom = g.Idom.Span;
-        var retained = g.Retained.Span;
+        var retained = g.Retained;
         long least = long.MinValue;
         for (int v = 0; v < g.ObjectCount; v++)
         {

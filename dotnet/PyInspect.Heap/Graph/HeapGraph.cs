@@ -12,11 +12,11 @@ public sealed class HeapGraph
 {
     private readonly ClrRuntime _runtime;
     private readonly List<SegmentTally> _segments;
-    private (MappedArray<int> Offsets, MappedArray<int> Sources)? _preds;
+    private PredecessorLists? _preds;
     private long[]? _retainedByType;
 
-    internal HeapGraph(ClrRuntime runtime, ArrayStore store, MappedArray<ulong> addresses, TypeIndices typeOf,
-                       ObjectSizes sizes, MappedArray<byte> generations, string[] typeNames, int stringType,
+    internal HeapGraph(ClrRuntime runtime, ArrayStore store, ObjectAddresses addresses, TypeIndices typeOf,
+                       ObjectSizes sizes, ObjectGenerations generations, string[] typeNames, int stringType,
                        MappedArray<int> offsets, MappedArray<int> targets, List<GraphRoot> roots,
                        List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved,
                        PhaseTimes times)
@@ -46,10 +46,10 @@ public sealed class HeapGraph
 
     /// <summary>Where the arrays live (memory, or files in a work folder) and their peak bytes.</summary>
     public ArrayStore Store { get; }
-    internal MappedArray<ulong> Addresses { get; }
+    internal ObjectAddresses Addresses { get; }
     internal TypeIndices TypeOf { get; }
     internal ObjectSizes Sizes { get; }
-    internal MappedArray<byte> Generations { get; }
+    internal ObjectGenerations Generations { get; }
     internal string[] TypeNames { get; }
     internal int StringType { get; }
     internal MappedArray<int> Offsets { get; }
@@ -57,7 +57,7 @@ public sealed class HeapGraph
     internal List<GraphRoot> Roots { get; }
     internal AddressIndex Index { get; }
     internal MappedArray<int> Idom { get; }
-    internal MappedArray<long> Retained { get; }
+    internal RetainedArray Retained { get; }
     internal ClrHeap Heap => _runtime.Heap;
     internal List<SegmentTally> Segments => _segments;
 
@@ -95,19 +95,16 @@ public sealed class HeapGraph
         {
             if (_retainedByType is null)
             {
-                var (offsets, children) = RetainedSizes.DominatorChildren(Store, Idom.Span);
-                using (offsets)
-                using (children)
-                    _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained.Span, Idom.Span,
-                                                           offsets.Span, children.Span);
+                using var children = PredecessorLists.DominatorChildren(Store, Idom.Span);
+                _retainedByType = RetainedSizes.ByType(TypeNames.Length, TypeOf, Retained, Idom.Span, children);
             }
             return _retainedByType;
         }
     }
 
     /// <summary>Predecessors of every node (for retention paths), built on first use.</summary>
-    internal (MappedArray<int> Offsets, MappedArray<int> Sources) Predecessors() =>
-        _preds ??= Csr.Reverse(Store, Addresses.Length + 1, Offsets.Span, Targets.Span);
+    internal PredecessorLists Predecessors() =>
+        _preds ??= PredecessorLists.Of(Store, Addresses.Length + 1, Offsets.Span, Targets.Span);
 
     /// <summary>The object index at address, or an INVALID_PARAMETER / NOT_AN_OBJECT error.</summary>
     internal int Require(ulong address)

@@ -22,10 +22,10 @@ public sealed class HeapGraphBuilder
     private readonly Dictionary<ulong, int> _typeIndex = new();
     private readonly List<ClrType> _types = new();
     private readonly ArrayStore _store;
-    private readonly MappedArray<ulong> _addresses;
+    private readonly ObjectAddresses _addresses;
     private readonly TypeIndices _typeOf;
     private readonly ObjectSizes _sizes;
-    private readonly MappedArray<byte> _generations;
+    private readonly ObjectGenerations _generations;
     private readonly MappedArray<int> _edgeCounts;
     private readonly MappedArray<ulong> _edges;
     private readonly PhaseTimes _times = new();
@@ -52,10 +52,10 @@ public sealed class HeapGraphBuilder
         // Reserved for the most the heap can hold (objects of at least 24 bytes, references
         // of 8): pages never written cost nothing, and the arrays never move while growing.
         long maxObjects = TotalBytes / 24 + 1;
-        _addresses = _store.New<ulong>(maxObjects);
+        _addresses = new ObjectAddresses(_store, maxObjects);
         _typeOf = new TypeIndices(_store, maxObjects);
         _sizes = new ObjectSizes(_store, maxObjects);
-        _generations = _store.New<byte>(maxObjects);
+        _generations = new ObjectGenerations(_store, maxObjects);
         _edgeCounts = _store.New<int>(maxObjects + 2);
         _edges = _store.New<ulong>(TotalBytes / 8 + 1);
         var layouts = new TypeLayouts(heap, reader);
@@ -98,6 +98,7 @@ public sealed class HeapGraphBuilder
             {
                 _done = true;
                 WalkedBytes = TotalBytes;
+                ReleaseWalkBuffers();
                 break;
             }
             Merge(scan);
@@ -105,6 +106,16 @@ public sealed class HeapGraphBuilder
         }
         _times.Add("walk", watch.Elapsed.TotalSeconds);
         return _done;
+    }
+
+    /// <summary>The walk's buffers (managed arrays as large as the largest segment's objects
+    /// and references) go back to the system before the graph's own arrays grow: a
+    /// compacting collection, the large object heap included, returns their memory.</summary>
+    private void ReleaseWalkBuffers()
+    {
+        _pipeline.Release();
+        System.Runtime.GCSettings.LargeObjectHeapCompactionMode = System.Runtime.GCLargeObjectHeapCompactionMode.CompactOnce;
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: true);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
@@ -230,17 +241,18 @@ public sealed class HeapGraphBuilder
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private unsafe void ResolveInPlace(AddressIndex index)
     {
-        nint edgesAt = (nint)_edges.Pointer, objectsAt = (nint)_addresses.Pointer;
-        int total = _edges.Count, n = _addresses.Count;
+        nint edgesAt = (nint)_edges.Pointer;
+        int total = _edges.Count;
+        var addresses = _addresses;
         void Resolve(int from, int to)
         {
-            ulong* edges = (ulong*)edgesAt, addressAt = (ulong*)objectsAt;
+            ulong* edges = (ulong*)edgesAt;
             int* into = (int*)edgesAt;
             int hint = -1;
             for (int i = from; i < to; i++)
             {
                 ulong address = edges[i];
-                int w = hint + 1 < n && addressAt[hint + 1] == address ? hint + 1 : index.Find(address);
+                int w = addresses.Is(hint + 1, address) ? hint + 1 : index.Find(address);
                 hint = w;
                 into[i] = w;
             }

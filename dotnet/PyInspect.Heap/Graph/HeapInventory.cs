@@ -52,11 +52,16 @@ internal static class HeapInventory
                 Of(gen).Size += free;
             }
         }
-        for (int v = 0; v < g.ObjectCount; v++)
+        var generations = new byte[1 << 16];
+        for (int start = 0; start < g.ObjectCount; start += generations.Length)
         {
-            var r = Of((Generation)g.Generations[v]);
-            r.Size += g.Sizes[v];
-            r.ObjectCount++;
+            int count = g.Generations.CopyTo(start, generations);
+            for (int i = 0; i < count; i++)
+            {
+                var r = Of((Generation)generations[i]);
+                r.Size += g.Sizes[start + i];
+                r.ObjectCount++;
+            }
         }
         foreach (int v in g.Roots.Where(r => r.Pinned).Select(r => r.Object).Distinct())
         {

@@ -15,6 +15,9 @@ internal sealed class ObjectSizes : IDisposable
 
     public int Length => _sizes.Count;
 
+    /// <summary>All sizes added together (a bound on every retained size).</summary>
+    public long Total { get; private set; }
+
     public long this[int v]
     {
         get
@@ -35,9 +38,11 @@ internal sealed class ObjectSizes : IDisposable
         int at = _sizes.Count;
         _sizes.Resize((long)at + sizes.Length);
         var into = _sizes.Span[at..];
+        long total = 0;
         for (int i = 0; i < sizes.Length; i++)
         {
             long size = sizes[i];
+            total += size;
             if (size >= Huge)
             {
                 _huge[at + i] = size;
@@ -46,6 +51,7 @@ internal sealed class ObjectSizes : IDisposable
             else
                 into[i] = (uint)size;
         }
+        Total += total;
     }
 
     public void Trim() => _sizes.Trim();

@@ -11,21 +11,10 @@ internal static class RetainedSizes
 {
     /// <summary>Retained size per node (super-root last, preorder[0]); 0 for unreachable objects.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static MappedArray<long> Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
+    public static RetainedArray Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
     {
-        var result = store.New<long>(idom.Length);
-        result.Resize(idom.Length);
-        var retained = result.Span;
-        var narrow = sizes.Narrow;
-        for (int i = preorder.Length - 1; i >= 1; i--)
-        {
-            int v = preorder[i];
-            long total = retained[v] + sizes.Wide(v, narrow[v]);
-            retained[v] = total;
-            retained[idom[v]] += total;
-        }
-        if (preorder.Length > 0 && preorder[0] < narrow.Length)
-            retained[preorder[0]] += sizes[preorder[0]];
+        var result = new RetainedArray(store, idom.Length, sizes);
+        result.Sum(idom, sizes, preorder);
         return result;
     }
 
@@ -34,58 +23,34 @@ internal static class RetainedSizes
     /// dominator tree without a stack: a finished node's place among its dominator's
     /// children (listed in ascending order) is found again by binary search.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static long[] ByType(int typeCount, TypeIndices typeOf, ReadOnlySpan<long> retained, ReadOnlySpan<int> idom,
-                                ReadOnlySpan<int> childOffsets, ReadOnlySpan<int> children)
+    public static long[] ByType(int typeCount, TypeIndices typeOf, RetainedArray retained, ReadOnlySpan<int> idom,
+                                PredecessorLists children)
     {
         int root = retained.Length - 1;
         var byType = new long[typeCount];
         var open = new int[typeCount];
-        int v = root, e = childOffsets[root];
+        int v = root, e = 0;
         while (true)
         {
-            if (e < childOffsets[v + 1])
+            var below = children.Of(v);
+            if (e < below.Length)
             {
-                int w = children[e];
+                int w = below[e];
                 int t = typeOf[w];
                 if (open[t] == 0)
                     byType[t] += retained[w];
                 open[t]++;
                 v = w;
-                e = childOffsets[w];
+                e = 0;
                 continue;
             }
             if (v == root)
                 break;
             open[typeOf[v]]--;
-            int parent = idom[v], first = childOffsets[parent];
-            e = first + children[first..childOffsets[parent + 1]].BinarySearch(v) + 1;
+            int parent = idom[v];
+            e = children.Of(parent).BinarySearch(v) + 1;
             v = parent;
         }
         return byType;
-    }
-
-    /// <summary>Each node's children in the dominator tree, in CSR form.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static (MappedArray<int> Offsets, MappedArray<int> Children) DominatorChildren(ArrayStore store, ReadOnlySpan<int> idom)
-    {
-        int nodes = idom.Length;
-        var offsetArray = store.New<int>(nodes + 1);
-        offsetArray.Resize(nodes + 1);
-        var offsets = offsetArray.Span;
-        for (int v = 0; v < nodes; v++)
-            if (idom[v] >= 0 && idom[v] != v)
-                offsets[idom[v] + 1]++;
-        for (int v = 0; v < nodes; v++)
-            offsets[v + 1] += offsets[v];
-        var childArray = store.New<int>(offsets[nodes]);
-        childArray.Resize(offsets[nodes]);
-        var children = childArray.Span;
-        for (int v = 0; v < nodes; v++)
-            if (idom[v] >= 0 && idom[v] != v)
-                children[offsets[idom[v]]++] = v; // offsets[d] walks to d's end, which is d + 1's start
-        for (int v = nodes; v > 0; v--)
-            offsets[v] = offsets[v - 1];
-        offsets[0] = 0;
-        return (offsetArray, childArray);
     }
 }

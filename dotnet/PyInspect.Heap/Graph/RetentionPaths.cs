@@ -22,20 +22,23 @@ internal sealed class RetentionPaths
         if (maxPaths < 1)
             throw new HeapTargetException("INVALID_PARAMETER", $"maxPaths must be at least 1, got {maxPaths}");
         int target = _g.Require(address);
-        var next = Search(target, out var rootObjects);
+        var byObject = _g.Roots.ToLookup(r => r.Object);
         var record = new RetentionPathsRecord
         {
-            Address = HeapJson.Hex(address), Type = _g.TypeNames[_g.TypeOf[target]],
-            Reachable = rootObjects.Count > 0, Complete = true,
+            Address = HeapJson.Hex(address), Type = _g.TypeNames[_g.TypeOf[target]], Complete = true,
         };
-        var byObject = _g.Roots.ToLookup(r => r.Object);
-        foreach (int r in rootObjects)
-            foreach (var root in byObject[r].OrderBy(KindRank))
-            {
-                if (record.Paths.Count == maxPaths)
-                    break;
-                record.Paths.Add(new RetentionPathRecord { Root = Root(root), Steps = Steps(r, next) });
-            }
+        if (_g.IsLive(target)) // a dead object is reached from no root: nothing to search
+        {
+            using var search = new BackwardSearch(_g, target, byObject, maxPaths);
+            foreach (int found in search.RootsFound)
+                foreach (var root in byObject[search.Node(found)].OrderBy(KindRank))
+                {
+                    if (record.Paths.Count == maxPaths)
+                        break;
+                    record.Paths.Add(new RetentionPathRecord { Root = Root(root), Steps = Steps(search, found) });
+                }
+        }
+        record.Reachable = record.Paths.Count > 0;
         if (!record.Reachable && _g.UnreadableObjects > 0)
         {
             record.Complete = false;
@@ -49,45 +52,16 @@ internal sealed class RetentionPaths
         return record;
     }
 
-    /// <summary>Backward BFS; next[v] is the node one step closer to target. Root objects in distance order.</summary>
-    private int[] Search(int target, out List<int> rootObjects)
+    /// <summary>The path from the root object at queue position found, one step closer to the target each time.</summary>
+    private List<PathStepRecord> Steps(BackwardSearch search, int found)
     {
-        var (offsets, sources) = _g.Predecessors();
-        int n = _g.ObjectCount;
-        var next = new int[n];
-        Array.Fill(next, -1);
-        var isRoot = new HashSet<int>(_g.Roots.Select(r => r.Object));
-        rootObjects = new List<int>();
-        var queue = new int[n];
-        int head = 0, tail = 0;
-        queue[tail++] = target;
-        next[target] = target;
-        while (head < tail)
+        var steps = new List<PathStepRecord> { Step(search.Node(found), null) };
+        for (int at = found; at != 0;)
         {
-            int v = queue[head++];
-            if (isRoot.Contains(v))
-                rootObjects.Add(v);
-            for (int e = offsets[v]; e < offsets[v + 1]; e++)
-            {
-                int u = sources[e];
-                if (u >= n || next[u] >= 0)
-                    continue; // the super-root, or already seen
-                next[u] = v;
-                queue[tail++] = u;
-            }
-        }
-        return next;
-    }
-
-    private List<PathStepRecord> Steps(int from, int[] next)
-    {
-        var steps = new List<PathStepRecord> { Step(from, null) };
-        int v = from;
-        while (next[v] != v)
-        {
-            int w = next[v];
+            int v = search.Node(at);
+            at = search.From(at);
+            int w = search.Node(at);
             steps.Add(Step(w, FieldName(v, w)));
-            v = w;
         }
         return steps;
     }

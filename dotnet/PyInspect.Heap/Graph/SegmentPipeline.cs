@@ -52,6 +52,17 @@ internal sealed class SegmentPipeline
         return _inFlight.Count == 0 ? null : _inFlight.Dequeue().GetAwaiter().GetResult();
     }
 
+    /// <summary>Drop the idle walkers and spare scans (their buffers grew to the largest
+    /// segment's objects and references) once the walk is over.</summary>
+    public void Release()
+    {
+        lock (_walkers)
+        {
+            _walkers.Clear();
+            _spareScans.Clear();
+        }
+    }
+
     /// <summary>A merged scan, to be filled again.</summary>
     public void Return(SegmentScan scan)
     {

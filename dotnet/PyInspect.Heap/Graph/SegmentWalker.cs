@@ -1,5 +1,5 @@
-using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Microsoft.Diagnostics.Runtime;
 
 namespace PyInspect.Heap;
@@ -147,8 +147,10 @@ internal sealed class SegmentWalker
         return layout;
     }
 
-    /// <summary>The object's references appended to the scan; -1 when they cannot be read.</summary>
-    private int AddReferences(ulong obj, ulong size, TypeLayout layout, SegmentScan scan, ulong end, int blockSize)
+    /// <summary>The object's references appended to the scan; -1 when they cannot be read.
+    /// An object larger than a block is read whole into native memory freed at once (a
+    /// pooled managed array would keep the largest object's size for the process's life).</summary>
+    private unsafe int AddReferences(ulong obj, ulong size, TypeLayout layout, SegmentScan scan, ulong end, int blockSize)
     {
         int length = (int)size;
         if (length <= BlockSize)
@@ -157,16 +159,17 @@ internal sealed class SegmentWalker
                 return -1;
             return layout.AddReferences(_block.AsSpan((int)(obj - _blockStart), length), length, scan.Edges);
         }
-        byte[] whole = ArrayPool<byte>.Shared.Rent(length);
+        byte* whole = (byte*)NativeMemory.Alloc((nuint)length);
         try
         {
-            if (_reader.Read(obj, whole.AsSpan(0, length)) != length)
+            var bytes = new Span<byte>(whole, length);
+            if (_reader.Read(obj, bytes) != length)
                 return -1;
-            return layout.AddReferences(whole.AsSpan(0, length), length, scan.Edges);
+            return layout.AddReferences(bytes, length, scan.Edges);
         }
         finally
         {
-            ArrayPool<byte>.Shared.Return(whole);
+            NativeMemory.Free(whole);
         }
     }
 

@@ -34,14 +34,14 @@ public static class GraphCheck
             if (!a.SequenceEqual(b) && diskDifferences.Count < maxDifferences)
                 diskDifferences.Add($"{name}: {a.Length} in memory, {b.Length} on disk, first difference at {FirstDifference(a, b)}");
         }
-        Same("addresses", memory.Addresses.Span, disk.Addresses.Span);
+        Same("addresses", Widened(memory.Addresses), Widened(disk.Addresses));
         Same("typeOf", Widened(memory.TypeOf), Widened(disk.TypeOf));
         Same("sizes", memory.Sizes.Narrow, disk.Sizes.Narrow);
-        Same("generations", memory.Generations.Span, disk.Generations.Span);
+        Same("generations", Widened(memory.Generations), Widened(disk.Generations));
         Same("offsets", memory.Offsets.Span, disk.Offsets.Span);
         Same("targets", memory.Targets.Span, disk.Targets.Span);
         Same("idom", memory.Idom.Span, disk.Idom.Span);
-        Same("retained", memory.Retained.Span, disk.Retained.Span);
+        Same("retained", Widened(memory.Retained), Widened(disk.Retained));
         Same("retainedByType", memory.RetainedByType, disk.RetainedByType);
         return JsonSerializer.Serialize(new
         {
@@ -75,6 +75,27 @@ public static class GraphCheck
         return all;
     }
 
+    private static long[] Widened(RetainedArray retained)
+    {
+        var all = new long[retained.Length];
+        retained.CopyTo(0, all);
+        return all;
+    }
+
+    private static byte[] Widened(ObjectGenerations generations)
+    {
+        var all = new byte[generations.Length];
+        generations.CopyTo(0, all);
+        return all;
+    }
+
+    private static ulong[] Widened(ObjectAddresses addresses)
+    {
+        var all = new ulong[addresses.Length];
+        addresses.CopyTo(0, all);
+        return all;
+    }
+
     private static int FirstDifference<T>(ReadOnlySpan<T> a, ReadOnlySpan<T> b) where T : IEquatable<T>
     {
         int i = 0;
@@ -88,7 +109,7 @@ public static class GraphCheck
     private static int[] ReferenceDominators(HeapGraph g)
     {
         int n = g.ObjectCount + 1, root = g.SuperRoot;
-        var (predOffsets, preds) = g.Predecessors();
+        var predecessors = g.Predecessors();
         var post = PostorderNumbers(g, out var byPost);
         var idom = new int[n];
         Array.Fill(idom, -1);
@@ -102,9 +123,8 @@ public static class GraphCheck
                 if (v == root)
                     continue;
                 int best = -1;
-                for (int e = predOffsets[v]; e < predOffsets[v + 1]; e++)
+                foreach (int p in predecessors.Of(v))
                 {
-                    int p = preds[e];
                     if (idom[p] < 0)
                         continue;
                     best = best < 0 ? p : Intersect(p, best, idom, post);
