@@ -42,17 +42,23 @@ public sealed class NamedCalls : IDisposable
     }
 
     /// <summary>What every question reads first (<see cref="HeapTarget.Prepare"/>), done after the
-    /// open is answered; a failure here is left for the question that reads it to report.</summary>
-    public void Prepare()
+    /// open is answered, then the coming command's code warmed (<see cref="HeapTarget.Warm"/>) when
+    /// one is named, until asked says the question came; a failure here is left for the question
+    /// that reads it to report.</summary>
+    public void Prepare(string? command, Func<bool> asked)
     {
+        if (_objects.GetValueOrDefault(0) is not HeapTarget target)
+            return;
         try
         {
-            (_objects.GetValueOrDefault(0) as HeapTarget)?.Prepare();
+            target.Prepare();
         }
         catch (Exception)
         {
-            // the first question reads the same and says why
+            return;  // the first question reads the same and says why
         }
+        if (command is not null)
+            target.Warm(command, asked);
     }
 
     public void Release(long id) => _objects.Remove(id);

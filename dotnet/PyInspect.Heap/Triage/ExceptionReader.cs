@@ -12,11 +12,14 @@ public sealed class ExceptionReader
 {
     private readonly ClrRuntime _runtime;
     private readonly ExceptionDescriber _describer;
+    private readonly int _objectLimit;
 
-    public ExceptionReader(ClrRuntime runtime, ExceptionDescriber describer)
+    /// <param name="objectLimit">the heap's objects read: all but when warming (<see cref="HeapTarget.Warm"/>)</param>
+    public ExceptionReader(ClrRuntime runtime, ExceptionDescriber describer, int objectLimit = int.MaxValue)
     {
         _runtime = runtime;
         _describer = describer;
+        _objectLimit = objectLimit;
     }
 
     public ExceptionsRecord Read(int limit)
@@ -32,7 +35,7 @@ public sealed class ExceptionReader
         var others = new List<ClrObject>();
         var isException = new Dictionary<ulong, bool>();
         var counts = new Dictionary<string, int>(StringComparer.Ordinal);
-        foreach (var obj in _runtime.Heap.EnumerateObjects())
+        foreach (var obj in _runtime.Heap.EnumerateObjects().Take(_objectLimit))
         {
             if (obj.Type is not { } type) continue;
             if (!isException.TryGetValue(type.MethodTable, out bool exception))

@@ -29,10 +29,11 @@ public sealed class ThreadReader
 
     public string? NameOf(int managedThreadId) => _names.GetValueOrDefault(managedThreadId);
 
-    public List<ThreadSnapshot> Read(int maxFrames)
+    /// <param name="threadLimit">the threads read: all but when warming (<see cref="HeapTarget.Warm"/>)</param>
+    public List<ThreadSnapshot> Read(int maxFrames, int threadLimit = int.MaxValue)
     {
         var threads = new List<ThreadSnapshot>();
-        foreach (var thread in _runtime.Threads)
+        foreach (var thread in _runtime.Threads.Take(threadLimit))
             threads.Add(ReadOne(thread, maxFrames));
         return threads;
     }
