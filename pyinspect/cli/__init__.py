@@ -62,16 +62,15 @@ def _offline_option() -> Any:
 
 def _start_dump_reader_early(argv: list[str]) -> None:
     """A command that reads a dump (--dump): its reader process starts, reads and opens the
-    dump (with --dac and --offline as given) and warms the command's code while this one loads
-    the command line; the command's own open takes that process when it asks for the same
-    (pyinspect.heap.dump_child)."""
-    from pyinspect.cli.flags import OFFLINE_FLAG, command_to_warm, dump_to_open
+    dump (with --dac and --offline as given) while this one loads the command line; the
+    command's own open takes that process when it asks for the same (pyinspect.heap.dump_child)."""
+    from pyinspect.cli.flags import OFFLINE_FLAG, dump_to_open
 
     found = dump_to_open(argv)
     if found is not None:
         from pyinspect.session.dump_reader import start_dump_reader_early
 
-        start_dump_reader_early(*found, True if OFFLINE_FLAG in argv[1:] else None, command_to_warm(argv))
+        start_dump_reader_early(*found, True if OFFLINE_FLAG in argv[1:] else None)
 
 
 def main() -> None:

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["DAC_FLAG", "DUMP_FLAG", "OFFLINE_FLAG", "command_to_warm", "dump_to_open"]
+__all__ = ["DAC_FLAG", "DUMP_FLAG", "OFFLINE_FLAG", "dump_to_open"]
 
 DUMP_FLAG = "--dump"
 DAC_FLAG = "--dac"
 OFFLINE_FLAG = "--offline"
-_WARMED = ("threads", "locks", "async", "exceptions", "heap stats")
-"""The one-shot commands whose code the dump reader warms before they ask (HeapTarget.Warm)."""
 
 
 def dump_to_open(argv: list[str]) -> tuple[str, str | None] | None:
@@ -30,11 +28,3 @@ def _option_value(args: list[str], flag: str) -> str | None:
         if arg.startswith(flag + "="):
             return arg.removeprefix(flag + "=")
     return None
-
-
-def command_to_warm(argv: list[str]) -> str | None:
-    """The one-shot command a command line runs when its dump reader can warm its code before it
-    asks (``threads``, ``heap stats``, ...); None for any other."""
-    words = [arg for arg in argv[1:] if arg != OFFLINE_FLAG][:2]
-    command = " ".join(words) if words[:1] == ["heap"] else " ".join(words[:1])
-    return command if command in _WARMED else None

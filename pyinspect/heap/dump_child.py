@@ -7,10 +7,7 @@ dotnet/PyInspect.Heap/Host/DumpReaderHost.cs): it opens the dump and runs the re
 calls (heap.helper_calls) sent over a socket, as JSON; the parent never loads CoreCLR for a
 dump, and a one-shot command pays no second Python start. A child that dies mid-call answers
 DUMP_DAMAGED naming the step; the next call starts a new child that opens the dump again
-(objects of the old one, such as a graph, are gone: build them again). A child started early
-for a one-shot command warms that command's code on a bounded part of the dump before the
-command asks (HeapTarget.Warm); a fault while it warms is the warm-up's alone: the command's
-call runs in a new child, as if none had been started early.
+(objects of the old one, such as a graph, are gone: build them again).
 """
 
 from __future__ import annotations
@@ -36,7 +33,6 @@ __all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "start_early"]
 
 _STDERR_TAIL = 16000
 _STEP = "pyinspect-step: "
-_WARMING = "warming: "
 TIMEOUT_VARIABLE = "PYINSPECT_DUMP_CALL_TIMEOUT"
 _DEFAULT_TIMEOUT = 300.0
 
@@ -63,7 +59,6 @@ class DumpChild:
         self._conn: Connection | None = None
         self._stderr: IO[bytes] | None = None
         self._released: list[int] = []
-        self._warming = False  # a child started early may warm its command's code until the first call
         self._timeout = call_timeout()
         self.generation = 0
         with self._lock:
@@ -78,23 +73,14 @@ class DumpChild:
         if isinstance(call.on, Ref) and call.on.id != 0 and call.on.generation != self.generation:
             raise DumpDamagedError("this object was read by a dump reader that ended on a damaged dump: "
                                    "ask again (a heap graph is built again)", **context)
-        step = str(context.get("command") or call.member)
         with self._lock:
-            try:
-                answer = self._run_once(call, step, context)
-            except DumpDamagedError as exc:
-                if not str(exc.context.get("last_step", "")).startswith(_WARMING):
-                    raise
-                answer = self._run_once(call, step, context)  # the warm-up faulted, not this call: a new child
+            if self._conn is None:
+                self._start(str(context.get("command") or call.member))
+            released, self._released = self._released, []
+            request = ["run", _wire(call.on), call.member, None if call.args is None else [_wire(a) for a in call.args],
+                       released]
+            answer = self._exchange(request, str(context.get("command") or call.member), context)
         return Ref(answer.id, self.generation) if isinstance(answer, Ref) else answer
-
-    def _run_once(self, call: Call, step: str, context: dict[str, Any]) -> Any:
-        if self._conn is None:
-            self._start(step)
-        released, self._released = self._released, []
-        request = ["run", _wire(call.on), call.member, None if call.args is None else [_wire(a) for a in call.args],
-                   released]
-        return self._exchange(request, step, context)
 
     def release(self, ref: Ref) -> None:
         """Dropped with the next call (a finalizer may release while a call is under way)."""
@@ -112,7 +98,6 @@ class DumpChild:
 
     def _start(self, step: str) -> None:
         (self._process, self._conn, self._stderr), opened = _take_early(self._open) or (_spawn(self._path), False)
-        self._warming = opened
         weakref.finalize(self, _end, self._process)  # a reader dropped unclosed (a notebook) ends its child
         self._released = []
         try:
@@ -126,12 +111,10 @@ class DumpChild:
         """Send request and read its answer; None: read the answer to the request sent as the child started."""
         assert self._conn is not None and self._stderr is not None
         # what the child writes during this call only (its breadcrumbs): the file's offset is
-        # shared with the child, which writes nothing between calls, but for a warm-up before
-        # the first (kept: a fault in it is known by its breadcrumbs)
-        if request is not None and not self._warming:
+        # shared with the child, which writes nothing between calls
+        if request is not None:
             self._stderr.seek(0)
             self._stderr.truncate()
-        self._warming = self._warming and request is None
         try:
             if request is not None:
                 self._conn.send_bytes(json.dumps(request).encode())
@@ -217,16 +200,15 @@ class _Early:
 _early: list[_Early] = []
 
 
-def start_early(path: str, dac: str | None = None, offline: bool | None = None, command: str | None = None) -> None:
+def start_early(path: str, dac: str | None = None, offline: bool | None = None) -> None:
     """Start a dump reader before it is asked for: a one-shot command (``pyinspect heap stats
     --dump``) starts it first thing, with the dump and the DAC options its command line
     names, so the child starts, reads the file and opens the dump with its DAC while the
-    parent loads the command line, then warms the command's code (command: threads, locks,
-    async, exceptions, heap stats; another is not warmed). The next DumpChild takes it when it
-    opens the same dump with the same DAC sources (else it ends it and starts its own)."""
+    parent loads the command line. The next DumpChild takes it when it opens the same dump
+    with the same DAC sources (else it ends it and starts its own)."""
     if _early:
         return
-    spawned = _spawn(path, command)
+    spawned = _spawn(path)
     try:
         opening: list[Any] | None = _open_request(path, {"dac": dac, "offline": offline})
         spawned[1].send_bytes(json.dumps(opening).encode())
@@ -265,17 +247,16 @@ def _open_request(path: str, options: dict[str, Any]) -> list[Any]:
     return ["open", path, sources]
 
 
-def _spawn(path: str, command: str | None = None) -> _Spawned:
+def _spawn(path: str) -> _Spawned:
     """A child process reading calls from one end of a socket pair, reading the dump at path
-    meanwhile (and warming command's code once it opened it); its output goes to a temporary file
-    whose last lines say why it ended, if it does."""
+    meanwhile; its output goes to a temporary file whose last lines say why it ended, if it does."""
     from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
 
-    host = [str(dotnet_host()), str(dotnet_tool("PyInspect.Heap"))]
+    command = [str(dotnet_host()), str(dotnet_tool("PyInspect.Heap"))]
     parent, child = socket.socketpair()
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
     with child:
-        process = subprocess.Popen([*host, str(child.fileno()), path, *([command] if command else [])],
+        process = subprocess.Popen([*command, str(child.fileno()), path],
                                    pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
                                    stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1", **_NO_RUNTIME_FILES})
     return process, Connection(parent.detach()), stderr
@@ -308,4 +289,3 @@ def _answer(reply: bytes, context: dict[str, Any]) -> Any:
         error = answer["error"]
         raise _error_of(error["code"])(error["message"], **{**error["context"], **context})
     return answer["value"]
-

@@ -7,12 +7,10 @@ from __future__ import annotations
 __all__ = ["start_dump_reader_early"]
 
 
-def start_dump_reader_early(path: str, dac: str | None = None, offline: bool | None = None,
-                            command: str | None = None) -> None:
+def start_dump_reader_early(path: str, dac: str | None = None, offline: bool | None = None) -> None:
     """The dump reader's child starts and opens the dump at path (with its DAC as dac and
-    offline say), then warms command's code, while the caller loads the rest
-    (pyinspect.heap.dump_child.start_early); the next dump opened takes it when it is the same
-    dump with the same DAC options."""
+    offline say) while the caller loads the rest (pyinspect.heap.dump_child.start_early); the
+    next dump opened takes it when it is the same dump with the same DAC options."""
     from pyinspect.heap.dump_child import start_early
 
-    start_early(path, dac, offline, command)
+    start_early(path, dac, offline)

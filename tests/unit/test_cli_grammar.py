@@ -58,21 +58,3 @@ def test_pyinspect_help_stays_fast() -> None:
         subprocess.run([sys.executable, "-m", "pyinspect", "--help"], check=True, capture_output=True)
         times.append(time.perf_counter() - started)
     assert min(times) < 0.3, f"pyinspect --help took {min(times):.2f} s at best of 5"
-
-
-def test_the_dump_reader_warms_only_the_one_shot_command_the_command_line_runs() -> None:
-    """A --dump command line names its command to the dump reader started early (cli.flags):
-    the reader warms that command's code while the command line loads; any other is not warmed,
-    and every warmed name is a command the built app has."""
-    from pyinspect.cli.flags import _WARMED, command_to_warm
-
-    dump = ["--dump", "d.dmp", "--json"]
-    assert command_to_warm(["pyinspect", "threads", *dump]) == "threads"
-    assert command_to_warm(["pyinspect", "--offline", "heap", "stats", *dump]) == "heap stats"
-    assert command_to_warm(["pyinspect", "heap", "retained", *dump]) is None
-    assert command_to_warm(["pyinspect", "threadpool", *dump]) is None
-    assert command_to_warm(["pyinspect"]) is None
-    built = commands(build_app())
-    for name in _WARMED:
-        group, _, command = name.rpartition(" ")
-        assert command in built[group], name

@@ -16,16 +16,14 @@ public sealed class HeapWalk
     private readonly List<SegmentStopRecord> _stops = new();
     private bool _done;
 
-    /// <param name="segments">the segments walked: all but when warming (<see cref="HeapTarget.Warm"/>)</param>
-    internal HeapWalk(ClrHeap heap, IDataReader reader, IReadOnlyList<ClrSegment>? segments = null)
+    internal HeapWalk(ClrHeap heap, IDataReader reader)
     {
-        segments ??= heap.Segments;
         if (!heap.CanWalkHeap)
             throw new HeapTargetException("HEAP_READ_ERROR", "the GC heap cannot be walked now (a GC is in progress)");
-        TotalBytes = segments.Sum(s => (long)s.ObjectRange.Length);
+        TotalBytes = heap.Segments.Sum(s => (long)s.ObjectRange.Length);
         var layouts = new TypeLayouts(heap, reader);
         var contexts = HeapGraphBuilder.AllocationContexts(heap);
-        _pipeline = new SegmentPipeline(segments, () => new SegmentWalker(reader, layouts, contexts, references: false, includeFree: true));
+        _pipeline = new SegmentPipeline(heap.Segments, () => new SegmentWalker(reader, layouts, contexts, references: false, includeFree: true));
     }
 
     public long TotalBytes { get; }

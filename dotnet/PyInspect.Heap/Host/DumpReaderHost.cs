@@ -7,11 +7,9 @@ namespace PyInspect.Heap;
 
 /// <summary>
 /// The dump reader process (pyinspect/heap/dump_child.py starts it as
-/// <c>dotnet PyInspect.Heap.dll FD [DUMP [COMMAND]]</c>): it opens one dump and answers the named calls
+/// <c>dotnet PyInspect.Heap.dll FD [DUMP]</c>): it opens one dump and answers the named calls
 /// its parent sends over the socket FD, until the parent closes or goes. Given the dump's
-/// path, it reads the file while the parent still loads and prepares the DAC sources; given the
-/// command coming too (threads, locks, async, exceptions, heap stats), it warms that command's
-/// code after answering the open (<see cref="HeapTarget.Warm"/>). A fault inside the DAC
+/// path, it reads the file while the parent still loads and prepares the DAC sources. A fault inside the DAC
 /// on a damaged dump ends this process only; the parent answers DUMP_DAMAGED. A native
 /// process, so a one-shot command pays neither a second Python nor pythonnet's start.
 ///
@@ -27,19 +25,17 @@ public static class DumpReaderHost
 
     public static int Main(string[] args)
     {
-        if (args.Length is < 1 or > 3 || !int.TryParse(args[0], out int fd))
+        if (args.Length is < 1 or > 2 || !int.TryParse(args[0], out int fd))
         {
-            Console.Error.WriteLine("usage: PyInspect.Heap FD [DUMP [COMMAND]] (the dump reader's socket, from pyinspect; " +
-                                    "the dump it will open; the command that will ask)");
+            Console.Error.WriteLine("usage: PyInspect.Heap FD [DUMP] (the dump reader's socket, from pyinspect; the dump it will open)");
             return 2;
         }
         EndWithParent();
         using var socket = new Socket(new SafeSocketHandle(fd, ownsHandle: true));
         var frames = new Frames(new NetworkStream(socket, ownsSocket: false));
         using var calls = new NamedCalls();
-        if (args.Length >= 2)
+        if (args.Length == 2)
             calls.ReadAhead(args[1]);
-        string? coming = args.Length == 3 ? args[2] : null;
         while (frames.Read() is { } request)
         {
             using JsonDocument document = JsonDocument.Parse(request);
@@ -49,10 +45,7 @@ public static class DumpReaderHost
             if (kind == "close")
                 break;
             if (kind == "open")
-            {
-                calls.Prepare(coming, () => socket.Available > 0);  // while the parent prepares its first question
-                coming = null;
-            }
+                calls.Prepare();  // while the parent prepares its first question
         }
         Console.Error.Flush();
         Exit(0);  // the target is disposed: nothing is left for the runtime's shutdown to do

@@ -42,23 +42,17 @@ public sealed class NamedCalls : IDisposable
     }
 
     /// <summary>What every question reads first (<see cref="HeapTarget.Prepare"/>), done after the
-    /// open is answered, then the coming command's code warmed (<see cref="HeapTarget.Warm"/>) when
-    /// one is named, until asked says the question came; a failure here is left for the question
-    /// that reads it to report.</summary>
-    public void Prepare(string? command, Func<bool> asked)
+    /// open is answered; a failure here is left for the question that reads it to report.</summary>
+    public void Prepare()
     {
-        if (_objects.GetValueOrDefault(0) is not HeapTarget target)
-            return;
         try
         {
-            target.Prepare();
+            (_objects.GetValueOrDefault(0) as HeapTarget)?.Prepare();
         }
         catch (Exception)
         {
-            return;  // the first question reads the same and says why
+            // the first question reads the same and says why
         }
-        if (command is not null)
-            target.Warm(command, asked);
     }
 
     public void Release(long id) => _objects.Remove(id);

@@ -10,13 +10,9 @@ public static class Breadcrumbs
 {
     private static readonly bool On = Environment.GetEnvironmentVariable("PYINSPECT_HEAP_BREADCRUMBS") == "1";
 
-    /// <summary>Set while the dump reader warms a command's code (<see cref="HeapTarget.Warm"/>): its
-    /// steps are said as "warming: ...", so a fault there is known for the warm-up's, not the command's.</summary>
-    public static bool Warming { get; set; }
-
     public static void Say(string step)
     {
         if (On)
-            Console.Error.WriteLine("pyinspect-step: " + (Warming ? "warming: " : "") + step);
+            Console.Error.WriteLine("pyinspect-step: " + step);
     }
 }

@@ -8,7 +8,7 @@ namespace PyInspect.Heap;
 /// (JSON text or a walk object), because each crossing from Python costs far more than
 /// a ClrMD read. Call it from one thread only.
 /// </summary>
-public sealed partial class HeapTarget : IDisposable
+public sealed class HeapTarget : IDisposable
 {
     private readonly DataTarget _dataTarget;
     private SuspendedThreads? _suspended;
@@ -320,12 +320,12 @@ public sealed partial class HeapTarget : IDisposable
     }
 
     private (List<ThreadSnapshot> Threads, List<uint> Unreadable) ReadThreads(int maxFrames, string? symbolFolder,
-        ReadSteps steps, int threadLimit = int.MaxValue)
+        ReadSteps steps)
     {
         if (maxFrames < 1)
             throw new HeapTargetException("INVALID_PARAMETER", $"max frames must be at least 1, got {maxFrames}");
         var reader = new ThreadReader(Runtime, Lines(symbolFolder), steps);
-        return (reader.Read(maxFrames, threadLimit), reader.Unreadable);
+        return (reader.Read(maxFrames), reader.Unreadable);
     }
 
     private SourceLines Lines(string? symbolFolder)

@@ -18,19 +18,16 @@ public sealed partial class AsyncReader
     private readonly SourceLines _lines;
     private readonly Dictionary<ulong, AsyncFrameRecord> _boxes = new();
     private readonly Dictionary<ulong, ulong> _awaitedBy = new();
-    private readonly int _objectLimit;
 
-    /// <param name="objectLimit">the heap's objects read: all but when warming (<see cref="HeapTarget.Warm"/>)</param>
-    public AsyncReader(ClrHeap heap, SourceLines lines, int objectLimit = int.MaxValue)
+    public AsyncReader(ClrHeap heap, SourceLines lines)
     {
         _heap = heap;
         _lines = lines;
-        _objectLimit = objectLimit;
     }
 
     public AsyncChainsRecord Read(int limit)
     {
-        foreach (var obj in _heap.EnumerateObjects().Take(_objectLimit))
+        foreach (var obj in _heap.EnumerateObjects())
             if (obj.Type?.Name is { } name && IsBox(name))
                 ReadBox(obj);
         var awaitedBoxes = _boxes.Values.Where(b => b.Awaits != null).Select(b => Convert.ToUInt64(b.Awaits, 16)).ToHashSet();

@@ -12,14 +12,11 @@ public sealed class ExceptionReader
 {
     private readonly ClrRuntime _runtime;
     private readonly ExceptionDescriber _describer;
-    private readonly int _objectLimit;
 
-    /// <param name="objectLimit">the heap's objects read: all but when warming (<see cref="HeapTarget.Warm"/>)</param>
-    public ExceptionReader(ClrRuntime runtime, ExceptionDescriber describer, int objectLimit = int.MaxValue)
+    public ExceptionReader(ClrRuntime runtime, ExceptionDescriber describer)
     {
         _runtime = runtime;
         _describer = describer;
-        _objectLimit = objectLimit;
     }
 
     public ExceptionsRecord Read(int limit)
@@ -35,7 +32,7 @@ public sealed class ExceptionReader
         var others = new List<ClrObject>();
         var isException = new Dictionary<ulong, bool>();
         var counts = new Dictionary<string, int>(StringComparer.Ordinal);
-        foreach (var obj in _runtime.Heap.EnumerateObjects().Take(_objectLimit))
+        foreach (var obj in _runtime.Heap.EnumerateObjects())
         {
             if (obj.Type is not { } type) continue;
             if (!isException.TryGetValue(type.MethodTable, out bool exception))

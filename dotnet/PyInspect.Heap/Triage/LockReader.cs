@@ -17,14 +17,11 @@ public sealed class LockReader
     private readonly ClrRuntime _runtime;
     private readonly List<ThreadSnapshot> _threads;
     private readonly Dictionary<ulong, LockRecord> _locks = new();
-    private readonly int _objectLimit;
 
-    /// <param name="objectLimit">the heap's objects read for thin locks: all but when warming (<see cref="HeapTarget.Warm"/>)</param>
-    public LockReader(ClrRuntime runtime, List<ThreadSnapshot> threads, int objectLimit = int.MaxValue)
+    public LockReader(ClrRuntime runtime, List<ThreadSnapshot> threads)
     {
         _runtime = runtime;
         _threads = threads;
-        _objectLimit = objectLimit;
     }
 
     public LocksRecord Read()
@@ -53,7 +50,7 @@ public sealed class LockReader
     private IEnumerable<ClrObject> ThinLocked()
     {
         var memory = _runtime.DataTarget.DataReader;
-        foreach (var obj in _runtime.Heap.EnumerateObjects().Take(_objectLimit))
+        foreach (var obj in _runtime.Heap.EnumerateObjects())
             if (memory.Read(obj.Address - 4, out uint header)
                 && (header & HashOrSyncBlockIndex) == 0 && (header & ThinLockThreadId) != 0)
                 yield return obj;

@@ -29,11 +29,10 @@ public sealed class ThreadReader
 
     public string? NameOf(int managedThreadId) => _names.GetValueOrDefault(managedThreadId);
 
-    /// <param name="threadLimit">the threads read: all but when warming (<see cref="HeapTarget.Warm"/>)</param>
-    public List<ThreadSnapshot> Read(int maxFrames, int threadLimit = int.MaxValue)
+    public List<ThreadSnapshot> Read(int maxFrames)
     {
         var threads = new List<ThreadSnapshot>();
-        foreach (var thread in _runtime.Threads.Take(threadLimit))
+        foreach (var thread in _runtime.Threads)
             threads.Add(ReadOne(thread, maxFrames));
         return threads;
     }

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -189,29 +188,6 @@ def test_a_reader_started_early_is_taken_only_by_the_dump_it_opened(dumps: Dumps
         assert not early & {p.pid for p in _dump_readers()}  # ended and reaped
 
 
-def test_a_reader_warmed_for_its_command_answers_as_one_not_warmed(dumps: Dumps) -> None:
-    """A --dump command's reader, started early, warms the command's code on a part of the dump
-    (HeapTarget.Warm) before the command asks: every one-shot command answers the same as a
-    reader that was not warmed, on a dump with a zeroed segment too (the warm-up's partial walk
-    leaves no completeness behind)."""
-    from pyinspect.heap.dump_child import start_early
-
-    asks: dict[str, Any] = {
-        "threads": lambda r: r.threads_report(), "locks": lambda r: r.locks(), "async": lambda r: r.async_chains(),
-        "exceptions": lambda r: r.exceptions(), "heap stats": lambda r: (list(r.stats()), r.stats().completeness),
-    }
-    with HeapReader.open_dump(dumps.zeroed) as reader:
-        plain = {command: ask(reader) for command, ask in asks.items()}
-    assert not plain["heap stats"][1].complete and not plain["locks"].completeness.complete
-    for command, ask in asks.items():
-        start_early(str(dumps.zeroed), command=command)
-        early = {p.pid: p.cmdline()[-1] for p in _dump_readers()}
-        _wait_until_warmed(*early)  # else the command's request, asked at once, stops the warm-up before it starts
-        with HeapReader.open_dump(dumps.zeroed) as reader:
-            assert early.get(reader.reader_pid or 0) == command
-            assert ask(reader) == plain[command], command
-
-
 def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, dict[str, Any], Path],
                                                           dumps: Dumps) -> None:
     """What a read again after a fault does (heap.skipped_steps): the step the fault was in is
@@ -232,15 +208,6 @@ def test_a_step_named_to_be_left_out_is_skipped_and_said(truth_run: tuple[int, d
         report = Threads.model_validate_json(skipped)
         assert report.completeness.unreadable_threads == (thread.os_thread_id,)
         assert next(t for t in report.threads if t.os_thread_id == thread.os_thread_id).frames == ()
-
-
-def _wait_until_warmed(pid: int) -> None:
-    """Until the dump reader says it warmed its command's code and waits for the first request
-    (its breadcrumbs, on its stderr: a file)."""
-    deadline = time.monotonic() + 120
-    while b"pyinspect-step: waiting for the first request" not in Path(f"/proc/{pid}/fd/2").read_bytes():
-        assert time.monotonic() < deadline, "the dump reader never finished warming"
-        time.sleep(0.05)
 
 
 def _dump_readers() -> list[psutil.Process]:
