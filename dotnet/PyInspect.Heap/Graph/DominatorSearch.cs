@@ -18,7 +18,8 @@ internal static class DominatorSearch
     /// (target &lt;&lt; 32 | source) in preorder numbers, in the order met.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static int FirstSearch(ArrayStore store, ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets, int root,
-                                  Span<int> number, Span<int> parent, Span<int> least, out MappedArray<ulong> cross)
+                                  Span<int> number, Span<int> parent, Span<int> least, out MappedArray<ulong> cross,
+                                  CancellationToken cancel = default)
     {
         number.Fill(-1);
         using var nodeStack = store.Sized<int>( FirstStack);
@@ -27,6 +28,7 @@ internal static class DominatorSearch
         Span<int> nodes = nodeStack.Span, edges = edgeStack.Span;
         Span<ulong> crossed = cross.Span;
         int count = 0, top = 0, crossCount = 0;
+        long steps = 0;
         number[root] = count;
         parent[count] = 0;
         least[count++] = 0;
@@ -34,6 +36,7 @@ internal static class DominatorSearch
         edges[0] = offsets[root];
         while (top >= 0)
         {
+            Checkpoint.At(++steps, cancel);
             int v = nodes[top], e = edges[top];
             if (e == offsets[v + 1])
             {
@@ -75,7 +78,7 @@ internal static class DominatorSearch
     /// numbered i, parent[i] the number of its DFS-tree parent.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static void SecondSearch(ArrayStore store, ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets, int root,
-                                    int nodeCount, Span<int> order, Span<int> parent)
+                                    int nodeCount, Span<int> order, Span<int> parent, CancellationToken cancel = default)
     {
         using var seenBits = store.Sized<ulong>( nodeCount / 64 + 1);
         using var nodeStack = store.Sized<int>( FirstStack);
@@ -84,6 +87,7 @@ internal static class DominatorSearch
         Span<ulong> seen = seenBits.Span;
         Span<int> nodes = nodeStack.Span, edges = edgeStack.Span, numbers = numberStack.Span;
         int count = 0, top = 0;
+        long steps = 0;
         seen[root >> 6] |= 1UL << root;
         order[count] = root;
         parent[count] = 0;
@@ -92,6 +96,7 @@ internal static class DominatorSearch
         numbers[0] = count++;
         while (top >= 0)
         {
+            Checkpoint.At(++steps, cancel);
             int v = nodes[top], e = edges[top];
             if (e == offsets[v + 1])
             {
@@ -119,12 +124,15 @@ internal static class DominatorSearch
 
     /// <summary>Group the cross edges by target, ascending (the order within a target kept):
     /// a stable radix sort on the target's two 16-bit halves, through a buffer as long, each
-    /// pass counted and scattered on every core (each core its own share of the edges).</summary>
-    public static unsafe void SortByTarget(ArrayStore store, MappedArray<ulong> cross)
+    /// pass counted and scattered on every core (each core its own share of the edges); a
+    /// cancel is seen between the passes.</summary>
+    public static unsafe void SortByTarget(ArrayStore store, MappedArray<ulong> cross, CancellationToken cancel = default)
     {
         using var buffer = store.Sized<ulong>(cross.Count);
         Pass((nint)cross.Pointer, (nint)buffer.Pointer, cross.Count, 32);
+        cancel.ThrowIfCancellationRequested();
         Pass((nint)buffer.Pointer, (nint)cross.Pointer, cross.Count, 48);
+        cancel.ThrowIfCancellationRequested();
     }
 
     /// <summary>One stable counting pass on the 16 bits at shift, from one array into the other.</summary>

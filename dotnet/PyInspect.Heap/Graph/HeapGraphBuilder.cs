@@ -7,15 +7,16 @@ namespace PyInspect.Heap;
 /// <summary>
 /// Builds a <see cref="HeapGraph"/> in one heap walk, advanced in batches so the caller
 /// can show progress: each object's address, type, size and generation go to parallel
-/// buffers and its references to one flat buffer; <see cref="Finish"/> turns references
-/// into object indices, collects the roots and computes dominators and retained sizes.
+/// buffers and its references to one flat buffer; the phases after the walk
+/// (HeapGraphBuilder.Phases.cs) turn references into object indices, collect the roots and
+/// compute dominators and retained sizes.
 /// The walk is our own (<see cref="SegmentWalker"/>, segments on every core through a
 /// <see cref="SegmentPipeline"/>, merged in address order), so object indices are in
 /// address order. The hot loops here and in the graph's algorithms are compiled fully
 /// optimized at once (AggressiveOptimization): on a loaded machine, tiered compilation's
 /// background promotion can lag behind a whole build, leaving it in unoptimized code.
 /// </summary>
-public sealed class HeapGraphBuilder
+public sealed partial class HeapGraphBuilder
 {
     private readonly ClrRuntime _runtime;
     private readonly List<SegmentTally> _segments = new();
@@ -150,39 +151,6 @@ public sealed class HeapGraphBuilder
         return typeIndex;
     }
 
-    /// <summary>Finish the walk (if needed), resolve references, roots, dominators, retained sizes.</summary>
-    public HeapGraph Finish()
-    {
-        while (!Step(int.MaxValue)) { }
-        int n = _addresses.Count;
-        _times.Time("arrays", () =>
-        {
-            _addresses.Trim();
-            _typeOf.Trim();
-            _sizes.Trim();
-            _generations.Trim();
-            return 0;
-        });
-        var index = _times.Time("index", () => new AddressIndex(_store, _addresses, _sizes));
-        var collector = new RootCollector(_runtime, index, _steps);
-        var roots = _times.Time("roots", collector.Collect);
-        var (offsets, targets, unresolved) = _times.Time("references", () => ResolveEdges(n, index, roots));
-        index.DropBuckets();
-        var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
-        int stringType = _types.FindIndex(t => t.IsString);
-        return new HeapGraph(_runtime, _store, _addresses, _typeOf, _sizes, _generations, types, stringType,
-                             offsets, targets, roots, _segments, index, UnreadableObjects, unresolved, _times)
-        {
-            SkippedThreads = collector.SkippedThreads.Count,
-            Completeness = new CompletenessRecord
-            {
-                StoppedSegments = _stops.ToList(), UnresolvedReferences = unresolved,
-                UnreadableThreads = collector.SkippedThreads.Select(t => (uint)t).ToList(),
-                Notes = _steps.Notes(),
-            }.Settle(),
-        };
-    }
-
     /// <summary>References as object indices in CSR form over n + 1 nodes, the last being
     /// the super-root whose edges go to every distinct root object. A dependent handle
     /// (ConditionalWeakTable) is an edge from its key to its value, whatever the key's type.
@@ -191,12 +159,12 @@ public sealed class HeapGraphBuilder
     /// compaction that follows (dropping unresolved ones, inserting dependent edges) turns
     /// the per-object reference counts into offsets where they stand.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private (MappedArray<int> Offsets, MappedArray<int> Targets, long Unresolved) ResolveEdges(int n, AddressIndex index, List<GraphRoot> roots)
+    private (MappedArray<int> Offsets, MappedArray<int> Targets, long Unresolved) ResolveEdges(
+        int n, AddressIndex index, List<GraphRoot> roots, (int Source, int Target)[] dependents, CancellationToken cancel)
     {
-        var dependents = DependentEdges(index);
         var distinctRoots = roots.Select(r => r.Object).Distinct().ToArray();
         int edgeCount = _edges.Count;
-        ResolveInPlace(index);
+        ResolveInPlace(index, cancel);
         var targets = _edges.Reinterpret<int>();
         targets.Resize(Math.Max(targets.Count, (long)edgeCount + dependents.Length + distinctRoots.Length));
         var t = targets.Span;
@@ -210,6 +178,7 @@ public sealed class HeapGraphBuilder
         long unresolved = 0;
         for (int v = 0; v < n; v++)
         {
+            Checkpoint.At(v, cancel);
             int count = o[v];
             o[v] = written;
             for (int left = count; left > 0; left--)
@@ -239,7 +208,7 @@ public sealed class HeapGraphBuilder
     /// to the object right after the previous one's target (arrays filled in order) skips
     /// the search.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private unsafe void ResolveInPlace(AddressIndex index)
+    private unsafe void ResolveInPlace(AddressIndex index, CancellationToken cancel)
     {
         nint edgesAt = (nint)_edges.Pointer;
         int total = _edges.Count;
@@ -251,6 +220,8 @@ public sealed class HeapGraphBuilder
             int hint = -1;
             for (int i = from; i < to; i++)
             {
+                if (Checkpoint.Stopped(i, cancel))
+                    return;
                 ulong address = edges[i];
                 int w = addresses.Is(hint + 1, address) ? hint + 1 : index.Find(address);
                 hint = w;
@@ -259,11 +230,13 @@ public sealed class HeapGraphBuilder
         }
         int start = Math.Min(total, 1 << 16);
         Resolve(0, start);
+        cancel.ThrowIfCancellationRequested();
         while (start < total)
         {
             int end = (int)Math.Min(total, 2L * start);
             int parts = Environment.ProcessorCount * 4, from = start, length = end - start;
             Parallel.For(0, parts, p => Resolve(from + (int)((long)length * p / parts), from + (int)((long)length * (p + 1) / parts)));
+            cancel.ThrowIfCancellationRequested();
             start = end;
         }
     }

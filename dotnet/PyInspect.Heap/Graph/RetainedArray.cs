@@ -38,12 +38,13 @@ internal sealed class RetainedArray : IDisposable
     /// <summary>Sums in reverse depth-first preorder (every node after its immediate
     /// dominator there): each node's size added to itself, then its total to its dominator.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public void Sum(ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
+    public void Sum(ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder, CancellationToken cancel = default)
     {
         var narrow = sizes.Narrow;
         var retained = _values.Span;
         for (int i = preorder.Length - 1; i >= 1; i--)
         {
+            Checkpoint.At(i, cancel);
             int v = preorder[i];
             long total = retained[v].Value + sizes.Wide(v, narrow[v]);
             retained[v].Value = total;
