@@ -3,16 +3,19 @@ using System.Diagnostics;
 namespace PyInspect.Heap;
 
 /// <summary>
-/// The build's phases after the walk, advanced by the caller in short calls (<see cref="Advance"/>,
-/// as the walk is in batches), so it can say which phase runs and cancel the build between two
-/// calls (<see cref="Cancel"/>). A phase that reads the target (its roots, its dependent handles)
+/// A graph build's phases after its walk (<see cref="HeapGraphBuilder"/>), advanced by the caller
+/// in short calls (<see cref="Advance"/>, as the walk is in batches), so it can say which phase
+/// runs and cancel the build between two calls (<see cref="Cancel"/>). A phase that reads the target (its roots, its dependent handles)
 /// runs inside the call, so the target is read by one caller at a time as before; a phase over
 /// the arrays only (the address index, reference resolution, the dominator pass, retained sizes:
 /// seconds each at 100M objects) runs on a thread of its own across calls, and a cancel stops it
 /// at its next <see cref="Checkpoint"/>. The phases and their order are those of one whole build.
 /// </summary>
-public sealed partial class HeapGraphBuilder
+internal sealed class GraphPhases
 {
+    private readonly HeapGraphBuilder _walk;
+    private readonly ArrayStore _store;
+    private readonly PhaseTimes _times;
     private readonly CancellationTokenSource _cancel = new();
     private BuildPhase[]? _phases;
     private int _next;
@@ -27,6 +30,13 @@ public sealed partial class HeapGraphBuilder
     private RetainedArray? _retained;
     private long _unresolved;
 
+    public GraphPhases(HeapGraphBuilder walk)
+    {
+        _walk = walk;
+        _store = walk.Store;
+        _times = walk.Times;
+    }
+
     /// <summary>One phase: its name in <see cref="PhaseTimes"/>, its words in an answer ("stopped
     /// during the dominator pass"), and whether it reads the target (then it runs in the call).</summary>
     private sealed record BuildPhase(string Name, string Words, bool ReadsTarget, Action<CancellationToken> Run);
@@ -34,9 +44,10 @@ public sealed partial class HeapGraphBuilder
     private BuildPhase[] Phases() =>
     [
         new("arrays", "the trimming of the walk's arrays", false, _ => TrimArrays()),
-        new("index", "the address index", false, _ => _index = new AddressIndex(_store, _addresses, _sizes)),
+        new("index", "the address index", false, _ => _index = new AddressIndex(_store, _walk.Addresses, _walk.Sizes)),
         new("roots", "the roots' collection", true, _ => CollectRoots()),
-        new("references", "the dependent handles' reading", true, _ => _dependents = DependentEdges(_index!)),
+        new("references", "the dependent handles' reading", true,
+            _ => _dependents = EdgeResolution.DependentEdges(_walk.Runtime, _index!)),
         new("references", "reference resolution", false, ResolveReferences),
         new("dominators", "the dominator pass", false, Dominators),
         new("retained", "the retained sizes", false, Retained),
@@ -45,22 +56,12 @@ public sealed partial class HeapGraphBuilder
     /// <summary>The phase under way (or next), in an answer's words.</summary>
     public string Phase => _phases is null ? "the walk" : _next < _phases.Length ? _phases[_next].Words : "the graph's assembly";
 
-    /// <summary>Bytes the build's arrays hold now (none once cancelled).</summary>
-    public long ArrayBytes => _store.CurrentBytes;
-
     /// <summary>The built graph, once <see cref="Advance"/> answered true.</summary>
     public HeapGraph Graph => _graph ?? throw new HeapTargetException("INVALID_PARAMETER", "the graph is not built yet");
 
-    /// <summary>The whole build at once: what is left of the walk and every phase after it.</summary>
-    public HeapGraph Finish()
-    {
-        while (!Advance(int.MaxValue)) { }
-        return Graph;
-    }
-
-    /// <summary>What is left of the walk, then the phases after it, for about waitMs: true once the
-    /// graph is built; false while a phase runs on, or as soon as one starts on its own thread
-    /// (<see cref="Phase"/> names it), so the caller can say so and cancel between calls.</summary>
+    /// <summary>The phases for about waitMs: true once the graph is built; false while a phase
+    /// runs on, or as soon as one starts on its own thread (<see cref="Phase"/> names it), so the
+    /// caller can say so and cancel between calls.</summary>
     public bool Advance(int waitMs)
     {
         if (_stopped)
@@ -68,8 +69,6 @@ public sealed partial class HeapGraphBuilder
         var watch = Stopwatch.StartNew();
         try
         {
-            while (!_done)
-                Step(int.MaxValue);
             var phases = _phases ??= Phases();
             while (_graph is null)
             {
@@ -145,8 +144,8 @@ public sealed partial class HeapGraphBuilder
 
     private void ReleaseArrays()
     {
-        _pipeline.Release();
-        IDisposable?[] held = [_addresses, _typeOf, _sizes, _generations, _edgeCounts, _edges, _targets, _idom, _preorder, _retained];
+        IDisposable?[] held = [_walk.Addresses, _walk.TypeOf, _walk.Sizes, _walk.Generations, _walk.EdgeCounts, _walk.Edges,
+                               _targets, _idom, _preorder, _retained];
         foreach (var array in held)
             array?.Dispose();
         _index?.DropBuckets();
@@ -159,27 +158,28 @@ public sealed partial class HeapGraphBuilder
 
     private void TrimArrays()
     {
-        _addresses.Trim();
-        _typeOf.Trim();
-        _sizes.Trim();
-        _generations.Trim();
+        _walk.Addresses.Trim();
+        _walk.TypeOf.Trim();
+        _walk.Sizes.Trim();
+        _walk.Generations.Trim();
     }
 
     private void CollectRoots()
     {
-        _collector = new RootCollector(_runtime, _index!, _steps);
+        _collector = new RootCollector(_walk.Runtime, _index!, _walk.Steps);
         _roots = _collector.Collect();
     }
 
     private void ResolveReferences(CancellationToken cancel)
     {
-        (_offsets, _targets, _unresolved) = ResolveEdges(_addresses.Count, _index!, _roots!, _dependents!, cancel);
+        (_offsets, _targets, _unresolved) = EdgeResolution.ResolveEdges(_walk.Addresses, _walk.EdgeCounts, _walk.Edges, _index!,
+                                                                        _roots!, _dependents!, cancel);
         _index!.DropBuckets();
     }
 
     private void Dominators(CancellationToken cancel)
     {
-        int n = _addresses.Count;
+        int n = _walk.Addresses.Count;
         _idom = DominatorTree.Compute(_store, n + 1, _offsets!.Span, _targets!.Span, n, out var preorder, _times, cancel);
         _preorder = preorder;
     }
@@ -187,24 +187,25 @@ public sealed partial class HeapGraphBuilder
     private void Retained(CancellationToken cancel)
     {
         using (_preorder)
-            _retained = RetainedSizes.Compute(_store, _idom!.Span, _sizes, _preorder!.Span, cancel);
+            _retained = RetainedSizes.Compute(_store, _idom!.Span, _walk.Sizes, _preorder!.Span, cancel);
         _preorder = null;
     }
 
     private HeapGraph Assemble()
     {
-        var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
-        int stringType = _types.FindIndex(t => t.IsString);
+        var w = _walk;
+        var types = w.Types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
+        int stringType = w.Types.FindIndex(t => t.IsString);
         var collector = _collector!;
-        return new HeapGraph(_runtime, _store, _addresses, _typeOf, _sizes, _generations, types, stringType, _offsets!,
-                             _targets!, _roots!, _segments, _index!, UnreadableObjects, _unresolved, _idom!, _retained!, _times)
+        return new HeapGraph(w.Runtime, _store, w.Addresses, w.TypeOf, w.Sizes, w.Generations, types, stringType, _offsets!,
+                             _targets!, _roots!, w.Segments, _index!, w.UnreadableObjects, _unresolved, _idom!, _retained!, _times)
         {
             SkippedThreads = collector.SkippedThreads.Count,
             Completeness = new CompletenessRecord
             {
-                StoppedSegments = _stops.ToList(), UnresolvedReferences = _unresolved,
+                StoppedSegments = w.Stops.ToList(), UnresolvedReferences = _unresolved,
                 UnreadableThreads = collector.SkippedThreads.Select(t => (uint)t).ToList(),
-                Notes = _steps.Notes(),
+                Notes = w.Steps.Notes(),
             }.Settle(),
         };
     }
