@@ -10,15 +10,22 @@ namespace PyInspect.Heap;
 /// </summary>
 internal static class Checkpoint
 {
-    private const long Every = (1 << 20) - 1;
+    /// <summary>Steps between two looks at the token (a loop over blocks of this many looks once a block).</summary>
+    public const int Block = 1 << 20;
+
+    private const long Every = Block - 1;
 
     /// <summary>At every 2^20th step, throw OperationCanceledException once a cancel was asked.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void At(long step, CancellationToken cancel)
     {
         if ((step & Every) == 0)
-            cancel.ThrowIfCancellationRequested();
+            Look(cancel);
     }
+
+    /// <summary>The look itself, never inlined: a hot loop keeps only the masked compare.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void Look(CancellationToken cancel) => cancel.ThrowIfCancellationRequested();
 
     /// <summary>At every 2^20th step, whether a part of a parallel loop should return early (its
     /// caller throws after the loop: an exception inside one would come wrapped).</summary>

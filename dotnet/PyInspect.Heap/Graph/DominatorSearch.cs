@@ -28,7 +28,6 @@ internal static class DominatorSearch
         Span<int> nodes = nodeStack.Span, edges = edgeStack.Span;
         Span<ulong> crossed = cross.Span;
         int count = 0, top = 0, crossCount = 0;
-        long steps = 0;
         number[root] = count;
         parent[count] = 0;
         least[count++] = 0;
@@ -36,7 +35,6 @@ internal static class DominatorSearch
         edges[0] = offsets[root];
         while (top >= 0)
         {
-            Checkpoint.At(++steps, cancel);
             int v = nodes[top], e = edges[top];
             if (e == offsets[v + 1])
             {
@@ -47,6 +45,7 @@ internal static class DominatorSearch
             int w = targets[e], nv = number[v], nw = number[w];
             if (nw < 0)
             {
+                Checkpoint.At(count, cancel); // at each 2^20th node reached: the cheap place to look
                 number[w] = count;
                 parent[count] = nv;
                 least[count++] = nv;
@@ -87,7 +86,6 @@ internal static class DominatorSearch
         Span<ulong> seen = seenBits.Span;
         Span<int> nodes = nodeStack.Span, edges = edgeStack.Span, numbers = numberStack.Span;
         int count = 0, top = 0;
-        long steps = 0;
         seen[root >> 6] |= 1UL << root;
         order[count] = root;
         parent[count] = 0;
@@ -96,7 +94,6 @@ internal static class DominatorSearch
         numbers[0] = count++;
         while (top >= 0)
         {
-            Checkpoint.At(++steps, cancel);
             int v = nodes[top], e = edges[top];
             if (e == offsets[v + 1])
             {
@@ -107,6 +104,7 @@ internal static class DominatorSearch
             int w = targets[e];
             if ((seen[w >> 6] & (1UL << w)) != 0)
                 continue;
+            Checkpoint.At(count, cancel); // at each 2^20th node reached
             seen[w >> 6] |= 1UL << w;
             order[count] = w;
             parent[count] = numbers[top];
