@@ -77,7 +77,7 @@ internal static class DominatorSearch
     /// numbered i, parent[i] the number of its DFS-tree parent.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static void SecondSearch(ArrayStore store, ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets, int root,
-                                    int nodeCount, Span<int> order, Span<int> parent, CancellationToken cancel = default)
+                                    int nodeCount, Span<int> order, Span<int> parent)
     {
         using var seenBits = store.Sized<ulong>( nodeCount / 64 + 1);
         using var nodeStack = store.Sized<int>( FirstStack);
@@ -104,7 +104,6 @@ internal static class DominatorSearch
             int w = targets[e];
             if ((seen[w >> 6] & (1UL << w)) != 0)
                 continue;
-            Checkpoint.At(count, cancel); // at each 2^20th node reached
             seen[w >> 6] |= 1UL << w;
             order[count] = w;
             parent[count] = numbers[top];

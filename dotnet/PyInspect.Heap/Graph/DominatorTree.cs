@@ -64,7 +64,10 @@ public static class DominatorTree
         var order = store.Sized<int>(reached);
         using (var parent = store.Sized<int>(reached))
         {
-            DominatorSearch.SecondSearch(store, offsets, targets, root, nodeCount, order.Span, parent.Span, cancel);
+            DominatorSearch.SecondSearch(store, offsets, targets, root, nodeCount, order.Span, parent.Span);
+            // the second search looks at no token: one parameter more slowed its loop by a sixth
+            // (10M objects: 0.090 s against 0.074); at 100M it is under a second
+            cancel.ThrowIfCancellationRequested();
             Lap("dominators: second depth-first search");
             // parent[i] becomes idom[i] (preorder numbers): each reads only finished ones (d < i).
             var idomNumbered = parent.Span;
