@@ -39,8 +39,8 @@ _DEFAULT_TIMEOUT = 300.0
 
 def call_timeout() -> float:
     """Seconds one call may take before the DAC is taken to loop on damaged data (a heap
-    walk advances in batches, each far shorter; building a 50M-object graph's dominators
-    takes about a minute): $PYINSPECT_DUMP_CALL_TIMEOUT, else 300."""
+    walk advances in batches and a graph's phases after it in calls of 100 ms, each far
+    shorter; its roots are read within one call): $PYINSPECT_DUMP_CALL_TIMEOUT, else 300."""
     try:
         return max(1.0, float(os.environ.get(TIMEOUT_VARIABLE, _DEFAULT_TIMEOUT)))
     except ValueError:

@@ -14,7 +14,6 @@ import os
 import shutil
 import subprocess
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, Self
@@ -25,6 +24,7 @@ from pyinspect.heap.dump_file import check_dump_file
 from pyinspect.heap.helper_calls import TARGET, Call, Ref
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.heap.skipped_steps import leaving_out
+from pyinspect.heap.stepping import ProgressCallback, advance_walk, build_graph
 from pyinspect.models.completeness import Completeness
 from pyinspect.models.heap import HeapField, HeapObject, TypeStat
 from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
@@ -45,11 +45,6 @@ if TYPE_CHECKING:
     from pyinspect.heap.graph import HeapGraph
 
 __all__ = ["HeapReader", "ProgressCallback", "Stats", "create_dump"]
-
-ProgressCallback = Callable[[int, int], None]
-"""Called as (walked_bytes, total_bytes) while a heap walk advances."""
-
-_WALK_BATCH = 250_000
 
 
 class CallRunner(Protocol):
@@ -160,7 +155,7 @@ class HeapReader:
         where the walk had to stop (a damaged segment) in ``completeness``."""
         walk = self.call(TARGET, "StartStatsWalk", command="stats")
         try:
-            total = self._advance(walk, progress, "stats")
+            total = advance_walk(self, walk, progress, "stats")
             if progress is not None:
                 progress(total, total)
             rows = json.loads(self.call(walk, "ResultJson", command="stats"))
@@ -169,27 +164,19 @@ class HeapReader:
             self.release(walk)
         return Stats([TypeStat.model_validate(row) for row in rows], completeness)
 
-    def _advance(self, walk: Ref, progress: ProgressCallback | None, command: str) -> int:
-        """Step a walk to its end, telling progress between batches; its total bytes."""
-        total = int(self.get(walk, "TotalBytes"))
-        while not self.call(walk, "Step", _WALK_BATCH, command=command):
-            if progress is not None:
-                progress(int(self.get(walk, "WalkedBytes")), total)
-        return total
-
     def graph(self, progress: ProgressCallback | None = None, work_folder: str | None = None,
               memory_limit: int = 0) -> HeapGraph:
         """A heap graph snapshot: one walk, then roots, dominators and retained sizes. Its arrays
         go to files in work_folder (default: the temp folder) when they would not fit in
         memory_limit bytes (0: the machine's available memory, or its cgroup's if less);
-        summary().work_folder says so."""
+        summary().work_folder says so. progress hears the walk and then each phase after it,
+        and may stop the build anywhere by raising BuildCancelled (heap.stepping)."""
         from pyinspect.heap.graph import HeapGraph
 
         def build(skip: str) -> tuple[Ref, int]:
             builder = self.call(TARGET, "StartGraph", skip, work_folder, memory_limit, command="graph")
             try:
-                total = self._advance(builder, progress, "graph")
-                return self.call(builder, "Finish", command="graph"), total
+                return build_graph(self, builder, progress)
             finally:
                 self.release(builder)
 

@@ -13,12 +13,14 @@ __all__ = ["walk_progress"]
 @contextmanager
 def walk_progress(show: bool = True) -> Iterator[ProgressCallback]:
     """Yield a callback for a heap walk that moves a bytes-walked bar (none unless show);
-    the bar clears itself when the walk ends."""
+    the bar names the graph's phases after the walk, and clears itself at the end."""
     from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
     with tqdm(total=0, unit="B", unit_scale=True, desc="heap walk", leave=False, disable=not show) as bar:
-        def advance(walked: int, total: int) -> None:
+        def advance(walked: int, total: int, phase: str | None = None) -> None:
             bar.total = total
             bar.update(walked - bar.n)
+            if phase is not None:  # the walk is done: the graph's phases after it
+                bar.set_description_str(f"heap graph: {phase}")
 
         yield advance

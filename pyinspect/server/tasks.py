@@ -10,9 +10,10 @@ at the end the tool's answer as ``result``) and may ``tasks/cancel`` it. The ext
 ``tasks/update`` is acknowledged (no pyinspect tool asks for input). A call that ends sooner,
 and every call of a client without the extension, answers as before (with MCP progress).
 
-Cancelling stops a heap walk at its next batch (the walk is stepped from Python, so nothing in
-the C# helper needs to know); the task then says where it stopped. A call that cannot stop
-halfway (dump_create, trace_stop) runs to its end and its task completes with the answer.
+Cancelling stops a heap walk at its next batch, or the graph's phase after the walk under way
+at its next checkpoint (both are stepped from Python in short calls: pyinspect.heap.stepping);
+the task then says where it stopped. A call that cannot stop halfway (dump_create, trace_stop)
+runs to its end and its task completes with the answer.
 
 A task belongs to the client that started it (its MCP session, or a 2026-07-28 request: then
 its unguessable id is the credential); another client asking for it is told it does not exist.
@@ -55,7 +56,7 @@ log = logging.getLogger(__name__)
 EXTENSION = "io.modelcontextprotocol/tasks"
 STOPPABLE = frozenset({"heap_stats", "heap_instances", "heap_retention", "heap_retained", "heap_strings",
                        "heap_segments", "heap_finalizer_queue", "heap_snapshot", "diagnose"})
-"""Tools whose long part is a heap walk, which a cancel stops at its next batch."""
+"""Tools whose long part is a heap walk and its graph, which a cancel stops at its next batch or checkpoint."""
 LONG_TOOLS = STOPPABLE | {"dump_create", "trace_stop"}
 """Tools that may become a task (when still running after INLINE_SECONDS)."""
 INLINE_SECONDS = 1.0
@@ -203,7 +204,8 @@ class Tasks(Extension):
         return {}
 
     async def _cancel(self, ctx: ServerRequestContext[Any, Any], params: _TaskId) -> HandlerResult:
-        """Ask the work to stop: a heap walk stops at its next batch, then the task says cancelled."""
+        """Ask the work to stop: a heap walk or graph phase stops at its next batch or checkpoint,
+        then the task says cancelled."""
         self._stop(self._owned(ctx, params.task_id))
         return {}
 

@@ -27,6 +27,7 @@ from pyinspect.errors import (
 )
 from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader, ProgressCallback
+from pyinspect.heap.stepping import BuildCancelled
 from pyinspect.models.heap_answers import DumpCreateAnswer, HeapSource, SourceKind
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session.dump_writing import write_dump
@@ -35,10 +36,6 @@ from pyinspect.session.snapshot_book import MAX_SNAPSHOTS, SnapshotBook, Taken
 from pyinspect.session.stack_names import name_at_stop
 
 __all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken"]
-
-
-class BuildCancelled(Exception):
-    """The caller withdrew the request while the graph was being built."""
 
 
 @dataclass

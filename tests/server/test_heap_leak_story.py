@@ -102,7 +102,8 @@ async def test_a_cancelled_request_stops_the_heap_walk_and_the_next_one_answers(
             deadline = time.monotonic() + 60
             while "the request was cancelled" not in caplog.text and time.monotonic() < deadline:
                 await anyio.sleep(0.05)
-            assert "heap walk stopped" in caplog.text
+            # stopped at the walk's next batch, or (a walk quicker than the cancel) in the phase after it under way
+            assert "heap walk stopped at" in caplog.text or "heap walk had ended; cancelling " in caplog.text
             stats = await call_ok(client, "heap_stats", top=1000)
             leaked = next(t for t in stats["types"] if t["type"] == "LeakStory.LeakedSession")
             assert leaked["count"] == 20 * batch

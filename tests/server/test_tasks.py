@@ -1,7 +1,8 @@
 """Long calls as MCP tasks (the tasks extension of 2026-07-28) on one real HTTP server: the
 Python SDK's Client, given a tasks extension that polls tasks/get, gets a heap walk's answer
 and a recording's through tasks; a task cancelled while the heap walk runs says where the walk stopped, and the
-next walk answers in full; a client that does not declare the extension is answered directly.
+next walk answers in full; one cancelled once the walk is done stops the graph's phase under way (the
+dominator pass...) and says which; a client that does not declare the extension is answered directly.
 
 The server makes every long call a task at once (PYINSPECT_TASK_AFTER_MS=0): LeakStory's
 heap of a million objects is walked in well under a second, too fast to catch halfway after
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from typing import Any, ClassVar, Literal
@@ -31,6 +33,9 @@ pytestmark = pytest.mark.asyncio
 TASKS = "io.modelcontextprotocol/tasks"
 LEAKED = "LeakStory.LeakedSession"
 BATCHES = 100  # a million LeakedSession objects: a walk of several batches
+APP_OBJECTS = 6_000_000  # an app-shaped heap whose graph phases after the walk take about half a second
+PHASES = ["the trimming of the walk's arrays", "the address index", "reference resolution", "the dominator pass",
+          "the retained sizes"]  # the helper's phases after the walk that run across calls (HeapGraphBuilder.Phases)
 
 
 class _TaskId(RequestParams):
@@ -163,3 +168,45 @@ async def test_a_cancelled_task_stops_the_heap_walk_halfway(port: int, leak: tup
         unknown = client.session.send_request(_TaskGet(params=_TaskId(taskId="x" * 32)), _Task)
         with pytest.raises(Exception, match="(?i)task not found"):
             await unknown
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int]]:
+    """HeapTruth's app-shaped heap of APP_OBJECTS objects: (its pid, how many customers it holds)."""
+    ready = tmp_path_factory.mktemp("app") / "ready.json"
+    with running_target("HeapTruth", "app", str(APP_OBJECTS), str(ready)) as proc:
+        wait_for_file(ready, timeout=60, proc=proc)
+        yield proc.pid, json.loads(ready.read_text())["customers"]
+
+
+async def _until_a_phase_after_the_walk(client: Client, task_id: str) -> str:
+    """tasks/get at once and again until the task says the walk is done and names the graph's
+    phase under way (each phase is reported as it starts); that phase."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        task = await client.session.send_request(_TaskGet(params=_TaskId(taskId=task_id)), _Task)
+        assert task.status == "working", task
+        said = re.fullmatch(r"building the heap graph: (.+) \(the walk is done\)", task.status_message or "")
+        if said:
+            return said[1]
+        await anyio.sleep(0.005)
+    raise AssertionError(f"task {task_id} never reached a phase after the walk")
+
+
+async def test_a_task_cancelled_after_the_walk_stops_the_graph_phase_under_way(port: int, app: tuple[int, int]) -> None:
+    pid, customers = app
+    async with _client(port, _PollingTasks()) as client:
+        handle = (await call_ok(client, "heap_attach", pid=pid))["handle"]
+        created = await client.session.call_tool("heap_stats", {"handle": handle}, allow_claimed=True)
+        assert isinstance(created, _CreatedTask), created
+        reported = await _until_a_phase_after_the_walk(client, created.task_id)
+        await client.session.send_request(_TaskCancel(params=_TaskId(taskId=created.task_id)), Result)
+        ended = await _poll(client, created.task_id)
+        assert ended.status == "cancelled" and ended.result is None, ended
+        message = ended.status_message or ""
+        stopped = re.search(r"the heap walk had ended \(([\d,]+) bytes\); building the graph stopped (during|after) "
+                            r"(.+)$", message)
+        assert stopped and int(stopped[1].replace(",", "")) > 0, message
+        assert stopped[3] in PHASES and PHASES.index(stopped[3]) >= PHASES.index(reported), (reported, message)
+        stats = await call_ok(client, "heap_stats", handle=handle, top=1000)  # built again, to its end
+        assert next(row for row in stats["types"] if row["type"] == "HeapTruth.Customer")["count"] == customers

@@ -18,7 +18,8 @@ internal static class DominatorSearch
     /// (target &lt;&lt; 32 | source) in preorder numbers, in the order met.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static int FirstSearch(ArrayStore store, ReadOnlySpan<int> offsets, ReadOnlySpan<int> targets, int root,
-                                  Span<int> number, Span<int> parent, Span<int> least, out MappedArray<ulong> cross)
+                                  Span<int> number, Span<int> parent, Span<int> least, out MappedArray<ulong> cross,
+                                  CancellationToken cancel = default)
     {
         number.Fill(-1);
         using var nodeStack = store.Sized<int>( FirstStack);
@@ -44,6 +45,7 @@ internal static class DominatorSearch
             int w = targets[e], nv = number[v], nw = number[w];
             if (nw < 0)
             {
+                Checkpoint.At(count, cancel); // at each 2^20th node reached: the cheap place to look
                 number[w] = count;
                 parent[count] = nv;
                 least[count++] = nv;
@@ -119,12 +121,15 @@ internal static class DominatorSearch
 
     /// <summary>Group the cross edges by target, ascending (the order within a target kept):
     /// a stable radix sort on the target's two 16-bit halves, through a buffer as long, each
-    /// pass counted and scattered on every core (each core its own share of the edges).</summary>
-    public static unsafe void SortByTarget(ArrayStore store, MappedArray<ulong> cross)
+    /// pass counted and scattered on every core (each core its own share of the edges); a
+    /// cancel is seen between the passes.</summary>
+    public static unsafe void SortByTarget(ArrayStore store, MappedArray<ulong> cross, CancellationToken cancel = default)
     {
         using var buffer = store.Sized<ulong>(cross.Count);
         Pass((nint)cross.Pointer, (nint)buffer.Pointer, cross.Count, 32);
+        cancel.ThrowIfCancellationRequested();
         Pass((nint)buffer.Pointer, (nint)cross.Pointer, cross.Count, 48);
+        cancel.ThrowIfCancellationRequested();
     }
 
     /// <summary>One stable counting pass on the 16 bits at shift, from one array into the other.</summary>

@@ -6,7 +6,8 @@ namespace PyInspect.Heap;
 /// A heap snapshot as a graph: objects are dense indices into parallel arrays (address,
 /// type, size, generation), references are CSR arrays over the objects plus one
 /// super-root (the last node) whose edges are the roots. Dominators and retained sizes
-/// are computed once at build; queries answer JSON in the helper's shapes.
+/// are computed once at build (<see cref="HeapGraphBuilder"/>'s phases); queries answer JSON
+/// in the helper's shapes.
 /// </summary>
 public sealed class HeapGraph
 {
@@ -19,7 +20,7 @@ public sealed class HeapGraph
                        ObjectSizes sizes, ObjectGenerations generations, string[] typeNames, int stringType,
                        MappedArray<int> offsets, MappedArray<int> targets, List<GraphRoot> roots,
                        List<SegmentTally> segments, AddressIndex index, long unreadable, long unresolved,
-                       PhaseTimes times)
+                       MappedArray<int> idom, RetainedArray retained, PhaseTimes times)
     {
         _runtime = runtime;
         Store = store;
@@ -36,12 +37,9 @@ public sealed class HeapGraph
         Index = index;
         UnreadableObjects = unreadable;
         UnresolvedReferences = unresolved;
+        Idom = idom;
+        Retained = retained;
         Times = times;
-        MappedArray<int>? preorder = null;
-        Idom = times.Time("dominators", () =>
-            DominatorTree.Compute(store, addresses.Length + 1, offsets.Span, targets.Span, addresses.Length, out preorder, times));
-        using (preorder)
-            Retained = times.Time("retained", () => RetainedSizes.Compute(store, Idom.Span, sizes, preorder!.Span));
     }
 
     /// <summary>Where the arrays live (memory, or files in a work folder) and their peak bytes.</summary>

@@ -7,8 +7,9 @@ namespace PyInspect.Heap;
 /// <summary>
 /// Builds a <see cref="HeapGraph"/> in one heap walk, advanced in batches so the caller
 /// can show progress: each object's address, type, size and generation go to parallel
-/// buffers and its references to one flat buffer; <see cref="Finish"/> turns references
-/// into object indices, collects the roots and computes dominators and retained sizes.
+/// buffers and its references to one flat buffer; the phases after the walk
+/// (<see cref="GraphPhases"/>, advanced in short calls and cancellable) turn references into
+/// object indices, collect the roots and compute dominators and retained sizes.
 /// The walk is our own (<see cref="SegmentWalker"/>, segments on every core through a
 /// <see cref="SegmentPipeline"/>, merged in address order), so object indices are in
 /// address order. The hot loops here and in the graph's algorithms are compiled fully
@@ -34,6 +35,7 @@ public sealed class HeapGraphBuilder
     private readonly List<SegmentStopRecord> _stops = new();
     private readonly ReadSteps _steps;
     private bool _done;
+    private GraphPhases? _phases;
 
     internal HeapGraphBuilder(ClrRuntime runtime, IDataReader reader, ReadSteps steps, string? workFolder = null,
                               long memoryLimit = 0)
@@ -69,6 +71,53 @@ public sealed class HeapGraphBuilder
 
     /// <summary>Where the arrays live (memory or a work folder) and their peak bytes.</summary>
     public ArrayStore Store => _store;
+
+    // what the walk made, for the phases after it
+    internal ClrRuntime Runtime => _runtime;
+    internal ObjectAddresses Addresses => _addresses;
+    internal TypeIndices TypeOf => _typeOf;
+    internal ObjectSizes Sizes => _sizes;
+    internal ObjectGenerations Generations => _generations;
+    internal MappedArray<int> EdgeCounts => _edgeCounts;
+    internal MappedArray<ulong> Edges => _edges;
+    internal List<ClrType> Types => _types;
+    internal List<SegmentTally> Segments => _segments;
+    internal List<SegmentStopRecord> Stops => _stops;
+    internal ReadSteps Steps => _steps;
+    internal PhaseTimes Times => _times;
+
+    /// <summary>The phase under way, in an answer's words ("the dominator pass").</summary>
+    public string Phase => _phases?.Phase ?? "the walk";
+
+    /// <summary>Bytes the build's arrays hold now (none once cancelled).</summary>
+    public long ArrayBytes => _store.CurrentBytes;
+
+    /// <summary>The built graph, once <see cref="Advance"/> answered true.</summary>
+    public HeapGraph Graph => _phases?.Graph ?? throw new HeapTargetException("INVALID_PARAMETER", "the graph is not built yet");
+
+    /// <summary>What is left of the walk, then the phases after it for about waitMs: true once
+    /// the graph is built (<see cref="GraphPhases.Advance"/>).</summary>
+    public bool Advance(int waitMs)
+    {
+        while (!_done)
+            Step(int.MaxValue);
+        return (_phases ??= new GraphPhases(this)).Advance(waitMs);
+    }
+
+    /// <summary>The whole build at once: what is left of the walk and every phase after it.</summary>
+    public HeapGraph Finish()
+    {
+        while (!Advance(int.MaxValue)) { }
+        return Graph;
+    }
+
+    /// <summary>Stop the build and free its arrays now; where it stopped (<see cref="GraphPhases.Cancel"/>).</summary>
+    public string Cancel()
+    {
+        _done = true; // nothing more is walked
+        _pipeline.Release();
+        return (_phases ??= new GraphPhases(this)).Cancel();
+    }
 
     /// <summary>Segments the walk could not finish (their remaining objects and references are unknown).</summary>
     public long UnreadableObjects => _problems.Count;
@@ -148,139 +197,5 @@ public sealed class HeapGraphBuilder
             _types.Add(type);
         }
         return typeIndex;
-    }
-
-    /// <summary>Finish the walk (if needed), resolve references, roots, dominators, retained sizes.</summary>
-    public HeapGraph Finish()
-    {
-        while (!Step(int.MaxValue)) { }
-        int n = _addresses.Count;
-        _times.Time("arrays", () =>
-        {
-            _addresses.Trim();
-            _typeOf.Trim();
-            _sizes.Trim();
-            _generations.Trim();
-            return 0;
-        });
-        var index = _times.Time("index", () => new AddressIndex(_store, _addresses, _sizes));
-        var collector = new RootCollector(_runtime, index, _steps);
-        var roots = _times.Time("roots", collector.Collect);
-        var (offsets, targets, unresolved) = _times.Time("references", () => ResolveEdges(n, index, roots));
-        index.DropBuckets();
-        var types = _types.Select(t => t.Name ?? $"<unknown type {HeapJson.Hex(t.MethodTable)}>").ToArray();
-        int stringType = _types.FindIndex(t => t.IsString);
-        return new HeapGraph(_runtime, _store, _addresses, _typeOf, _sizes, _generations, types, stringType,
-                             offsets, targets, roots, _segments, index, UnreadableObjects, unresolved, _times)
-        {
-            SkippedThreads = collector.SkippedThreads.Count,
-            Completeness = new CompletenessRecord
-            {
-                StoppedSegments = _stops.ToList(), UnresolvedReferences = unresolved,
-                UnreadableThreads = collector.SkippedThreads.Select(t => (uint)t).ToList(),
-                Notes = _steps.Notes(),
-            }.Settle(),
-        };
-    }
-
-    /// <summary>References as object indices in CSR form over n + 1 nodes, the last being
-    /// the super-root whose edges go to every distinct root object. A dependent handle
-    /// (ConditionalWeakTable) is an edge from its key to its value, whatever the key's type.
-    /// Everything happens in the walk's own arrays: addresses are resolved to indices in
-    /// place (<see cref="ResolveInPlace"/>), shifted past the dependent edges, and the
-    /// compaction that follows (dropping unresolved ones, inserting dependent edges) turns
-    /// the per-object reference counts into offsets where they stand.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private (MappedArray<int> Offsets, MappedArray<int> Targets, long Unresolved) ResolveEdges(int n, AddressIndex index, List<GraphRoot> roots)
-    {
-        var dependents = DependentEdges(index);
-        var distinctRoots = roots.Select(r => r.Object).Distinct().ToArray();
-        int edgeCount = _edges.Count;
-        ResolveInPlace(index);
-        var targets = _edges.Reinterpret<int>();
-        targets.Resize(Math.Max(targets.Count, (long)edgeCount + dependents.Length + distinctRoots.Length));
-        var t = targets.Span;
-        t[..edgeCount].CopyTo(t[dependents.Length..]);
-        var offsets = _edgeCounts;
-        offsets.Resize((long)n + 2);
-        var o = offsets.Span;
-        // written never passes read: it counts the references read so far (less the
-        // unresolved) plus the dependent edges inserted so far, at most dependents.Length.
-        int written = 0, read = dependents.Length, nextDependent = 0;
-        long unresolved = 0;
-        for (int v = 0; v < n; v++)
-        {
-            int count = o[v];
-            o[v] = written;
-            for (int left = count; left > 0; left--)
-            {
-                int w = t[read++];
-                if (w < 0)
-                    unresolved++;
-                else
-                    t[written++] = w;
-            }
-            for (; nextDependent < dependents.Length && dependents[nextDependent].Source == v; nextDependent++)
-                t[written++] = dependents[nextDependent].Target;
-        }
-        o[n] = written;
-        foreach (int r in distinctRoots)
-            t[written++] = r;
-        o[n + 1] = written;
-        targets.Resize(written);
-        targets.Trim();
-        return (offsets, targets, unresolved);
-    }
-
-    /// <summary>Each reference's address becomes its object index (or -1), written as an int
-    /// over the same memory: element e's int lies at byte 4e, below its address at byte 8e.
-    /// The first block is done in order; each later block [s, 2s) writes bytes [4s, 8s), all
-    /// below the addresses it reads ([8s, 16s)), so its parts run on every core. A reference
-    /// to the object right after the previous one's target (arrays filled in order) skips
-    /// the search.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private unsafe void ResolveInPlace(AddressIndex index)
-    {
-        nint edgesAt = (nint)_edges.Pointer;
-        int total = _edges.Count;
-        var addresses = _addresses;
-        void Resolve(int from, int to)
-        {
-            ulong* edges = (ulong*)edgesAt;
-            int* into = (int*)edgesAt;
-            int hint = -1;
-            for (int i = from; i < to; i++)
-            {
-                ulong address = edges[i];
-                int w = addresses.Is(hint + 1, address) ? hint + 1 : index.Find(address);
-                hint = w;
-                into[i] = w;
-            }
-        }
-        int start = Math.Min(total, 1 << 16);
-        Resolve(0, start);
-        while (start < total)
-        {
-            int end = (int)Math.Min(total, 2L * start);
-            int parts = Environment.ProcessorCount * 4, from = start, length = end - start;
-            Parallel.For(0, parts, p => Resolve(from + (int)((long)length * p / parts), from + (int)((long)length * (p + 1) / parts)));
-            start = end;
-        }
-    }
-
-    /// <summary>Dependent handles as (key index, value index), ordered by key.</summary>
-    private (int Source, int Target)[] DependentEdges(AddressIndex index)
-    {
-        var edges = new List<(int Source, int Target)>();
-        foreach (var handle in _runtime.EnumerateHandles())
-        {
-            if (handle.HandleKind != ClrHandleKind.Dependent)
-                continue;
-            int source = index.Find(handle.Object.Address), target = index.Find(handle.Dependent.Address);
-            if (source >= 0 && target >= 0)
-                edges.Add((source, target));
-        }
-        edges.Sort();
-        return edges.ToArray();
     }
 }

@@ -38,16 +38,20 @@ internal sealed class RetainedArray : IDisposable
     /// <summary>Sums in reverse depth-first preorder (every node after its immediate
     /// dominator there): each node's size added to itself, then its total to its dominator.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public void Sum(ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
+    public void Sum(ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder, CancellationToken cancel = default)
     {
         var narrow = sizes.Narrow;
         var retained = _values.Span;
-        for (int i = preorder.Length - 1; i >= 1; i--)
+        for (int block = preorder.Length - 1; block >= 1; block -= Checkpoint.Block)
         {
-            int v = preorder[i];
-            long total = retained[v].Value + sizes.Wide(v, narrow[v]);
-            retained[v].Value = total;
-            retained[idom[v]].Value += total;
+            cancel.ThrowIfCancellationRequested(); // between blocks: the loop itself stays as it was
+            for (int i = block, end = Math.Max(1, block - Checkpoint.Block + 1); i >= end; i--)
+            {
+                int v = preorder[i];
+                long total = retained[v].Value + sizes.Wide(v, narrow[v]);
+                retained[v].Value = total;
+                retained[idom[v]].Value += total;
+            }
         }
         if (preorder.Length > 0 && preorder[0] < narrow.Length) // the root is an object (not the super-root)
             retained[preorder[0]].Value += sizes[preorder[0]];

@@ -11,10 +11,11 @@ internal static class RetainedSizes
 {
     /// <summary>Retained size per node (super-root last, preorder[0]); 0 for unreachable objects.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static RetainedArray Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder)
+    public static RetainedArray Compute(ArrayStore store, ReadOnlySpan<int> idom, ObjectSizes sizes, ReadOnlySpan<int> preorder,
+                                        CancellationToken cancel = default)
     {
         var result = new RetainedArray(store, idom.Length, sizes);
-        result.Sum(idom, sizes, preorder);
+        result.Sum(idom, sizes, preorder, cancel);
         return result;
     }
 

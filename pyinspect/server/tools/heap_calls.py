@@ -1,6 +1,7 @@
-"""Running a heap tool's work in a worker thread: the heap walk's progress goes to the client
-(MCP progress, or its task's status when the call is an MCP task: pyinspect.server.tasks), and a
-cancelled request or task stops the walk at its next batch."""
+"""Running a heap tool's work in a worker thread: the heap walk's progress and then the graph's
+phases go to the client (MCP progress, or its task's status when the call is an MCP task:
+pyinspect.server.tasks), and a cancelled request or task stops the walk at its next batch, or
+the phase after it under way at its next checkpoint (pyinspect.heap.stepping)."""
 
 from __future__ import annotations
 
@@ -29,32 +30,37 @@ _PROGRESS_EVERY = 0.25
 
 
 def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> ProgressCallback:
-    """Called in the worker thread between walk batches: stop when cancelled, else tell
-    the client how far the walk is (at most every 0.25 s, and at the end): as MCP progress,
-    or as its task's status when the call is an MCP task (pyinspect.server.tasks)."""
-    last = [0.0]
+    """Called in the worker thread between walk batches and then between the calls of the
+    graph's phases after the walk: stop when cancelled, else tell the client how far the build
+    is (at most every 0.25 s, at each new phase, and at the end): as MCP progress, or as its
+    task's status when the call is an MCP task (pyinspect.server.tasks)."""
+    last_at, last_phase = 0.0, ""
     task = running_task()
 
-    def report(walked: int, total: int) -> None:
+    def report(walked: int, total: int, phase: str | None = None) -> None:
+        nonlocal last_at, last_phase
         stopping = cancelled.is_set() or (task is not None and task.stop.is_set())
-        if stopping and task is not None and task.keep_built and walked >= total:
-            task.report("the walk had ended when the cancel came: the graph is built and kept for the next call")
+        if stopping and task is not None and task.keep_built and walked >= total and phase is None:
+            task.report("the graph was built when the cancel came: it is kept for the next call")
             return  # a task's last report: what is built is kept, the cancelled scope ends the call
         if stopping:
-            where = f"the heap walk stopped at {walked:,} of {total:,} bytes"
+            where = f"the heap walk stopped at {walked:,} of {total:,} bytes" if phase is None \
+                else f"the heap walk had ended; cancelling {phase}"
             log.info("%s: the request was cancelled", where)
             if task is not None:
                 task.report(where)
-            raise BuildCancelled("the request was cancelled")
+            raise BuildCancelled(where)
         now = time.monotonic()
-        if now - last[0] < _PROGRESS_EVERY and walked < total:
+        if now - last_at < _PROGRESS_EVERY and walked < total and (phase or "") == last_phase:
             return
-        last[0] = now
+        last_at, last_phase = now, phase or ""
         if task is not None:
-            task.report(f"walking the heap: {walked:,} of {total:,} bytes ({100 * walked // max(total, 1)}%)")
+            task.report(f"walking the heap: {walked:,} of {total:,} bytes ({100 * walked // max(total, 1)}%)"
+                        if phase is None else f"building the heap graph: {phase} (the walk is done)")
             return
+        what = "walking the heap (bytes)" if phase is None else f"building the heap graph: {phase}"
         try:
-            anyio.from_thread.run(functools.partial(ctx.report_progress, walked, total, "walking the heap (bytes)"))
+            anyio.from_thread.run(functools.partial(ctx.report_progress, walked, total, what))
         except Exception:
             log.debug("progress not delivered", exc_info=True)
 
@@ -62,8 +68,8 @@ def _progress_reporter(ctx: Context[Any, Any], cancelled: threading.Event) -> Pr
 
 
 async def in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], T]) -> T:
-    """Run work(progress) in a worker thread; a cancelled request stops it at its next batch
-    (an MCP task's cancel waits for that, so the task says where the walk stopped)."""
+    """Run work(progress) in a worker thread; a cancelled request stops it at its next batch or
+    checkpoint (an MCP task's cancel waits for that, so the task says where the build stopped)."""
     cancelled = threading.Event()
     try:
         return await anyio.to_thread.run_sync(lambda: work(_progress_reporter(ctx, cancelled)),
@@ -71,7 +77,10 @@ async def in_thread(ctx: Context[Any, Any], work: Callable[[ProgressCallback], T
     except anyio.get_cancelled_exc_class():
         cancelled.set()
         raise
-    except BuildCancelled:
+    except BuildCancelled as stopped:
+        task = running_task()
+        if task is not None:
+            task.report(str(stopped))  # where it stopped, as the build says it (a phase after the walk)
         await anyio.lowlevel.checkpoint()  # an MCP task's cancel: its cancelled scope ends the call here
         raise
 
