@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from pyinspect.session.heap_terms import ProgressCallback
+from pyinspect.session.heap_terms import ProgressCallback, bar_progress
 
 __all__ = ["walk_progress"]
 
@@ -17,10 +17,4 @@ def walk_progress(show: bool = True) -> Iterator[ProgressCallback]:
     from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
     with tqdm(total=0, unit="B", unit_scale=True, desc="heap walk", leave=False, disable=not show) as bar:
-        def advance(walked: int, total: int, phase: str | None = None) -> None:
-            bar.total = total
-            bar.update(walked - bar.n)
-            if phase is not None:  # the walk is done: the graph's phases after it
-                bar.set_description_str(f"heap graph: {phase}")
-
-        yield advance
+        yield bar_progress(bar)
