@@ -26,7 +26,6 @@ a tool resolved is seen by the server after it).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from pyinspect.errors import HandleRequiredError, InvalidParameterError, PyInspectError
 from pyinspect.server.call_kinds import GET, NEW_HEAP, kind_of, opens
 from pyinspect.server.handles import STATELESS, Handles, Kind
+from pyinspect.server.settings import env_number
 from pyinspect.session.debug_session import Session
 from pyinspect.session.snapshot_book import SnapshotBook
 
@@ -48,14 +48,7 @@ def _heap_memory() -> int:
     """Bytes the graphs of the heaps open by handle may hold together (a graph costs tens of
     bytes per object) before the least recently used idle one is closed: $PYINSPECT_HEAP_MEMORY_MB
     (a positive number), else 4 GiB."""
-    given = os.environ.get("PYINSPECT_HEAP_MEMORY_MB", "")
-    try:
-        megabytes = float(given) if given.strip() else 4096.0
-    except ValueError:
-        megabytes = 0.0
-    if not 0 < megabytes < 1e9:
-        log.warning("PYINSPECT_HEAP_MEMORY_MB=%r is no positive number: the limit stays 4096 MiB", given[:40])
-        megabytes = 4096.0
+    megabytes = env_number("PYINSPECT_HEAP_MEMORY_MB", 4096.0, 0, 1e9, low_inclusive=False)
     return int(megabytes * 2**20)
 
 
@@ -101,6 +94,11 @@ class _Client:
 _call: ContextVar[_Call | None] = ContextVar("pyinspect_mcp_call", default=None)
 
 
+def _running_call() -> _Call:
+    """The tool call running (outside one, as on stdio before any: a handshake-era call of no client)."""
+    return _call.get() or _Call(None, False)
+
+
 class ClientSessions:
     """Every client's Sessions, by handle, and each handshake-era client's current ones."""
 
@@ -126,7 +124,7 @@ class ClientSessions:
     def session(self) -> Session:
         """The Session the running call acts on: its handle's, else (a handshake-era client) its
         current one, else (a 2026-07-28 opening call) a new one whose handle the answer carries."""
-        call = _call.get() or _Call(None, False)
+        call = _running_call()
         if call.used is not None:  # asked again within one call
             return self.handles.resolve(call.used, call.owner)
         if call.handle is not None:
@@ -150,7 +148,7 @@ class ClientSessions:
         """A handshake-era client's Session for a call without a handle (see the module's docstring)."""
         on_heap = kind_of(call.tool) == "heap" and (call.tool != "dump_create" or self._reads_process(call.client_id))
         with self._lock:
-            client = self._clients.setdefault(call.client_id, _Client(SnapshotBook()))
+            client = self._client(call.client_id)
             fresh = call.tool in NEW_HEAP
             stack = client.heaps if fresh or (on_heap and client.heaps) else client.debug
             if fresh or not stack:
@@ -162,6 +160,10 @@ class ClientSessions:
         session = self.handles.resolve(handle, call.client_id, hold=True)
         call.used = handle
         return session
+
+    def _client(self, client_id: str | None) -> _Client:
+        """The handshake-era client's record, made on its first call (hold self._lock)."""
+        return self._clients.setdefault(client_id, _Client(SnapshotBook()))
 
     def _reads_process(self, client_id: str | None) -> bool:
         """Whether the client's current heap is a live process (dump_create's default pid, as
@@ -181,14 +183,14 @@ class ClientSessions:
         beside its current one, which stays as it is under its handle; the new one is current
         from now on (its handle in the answer). A 2026-07-28 call without a handle opens a new
         one anyway."""
-        call = _call.get() or _Call(None, False)
+        call = _running_call()
         if call.handle is not None:
             raise InvalidParameterError("alongside opens a new debug session: leave handle out (or pass the handle "
                                         "and no alongside to relaunch in that debug session)")
         if call.stateless or call.used is not None:
             return self.session()
         with self._lock:
-            client = self._clients.setdefault(call.client_id, _Client(SnapshotBook()))
+            client = self._client(call.client_id)
             session = Session(adapter=self._adapter, snapshots=client.snapshots)
             client.debug.append(self.handles.mint(session, "debug session", call.client_id))
             call.used, call.minted = client.debug[-1], True
@@ -230,7 +232,7 @@ class ClientSessions:
 
     def named(self, handle: str) -> Session:
         """Another Session the running call's client holds, by its handle (heap_diff across two heaps)."""
-        call = _call.get() or _Call(None, False)
+        call = _running_call()
         return self.handles.resolve(handle, call.owner)
 
     def close_heap(self) -> bool:
@@ -238,7 +240,7 @@ class ClientSessions:
         holds no debug session or recording ends with it; on a debug session's handle the heap
         opened beside its debuggee closes, and its debuggee is read again."""
         session = self.session()
-        call = _call.get() or _Call(None, False)
+        call = _running_call()
         handle = call.used
         closed = session.heaps.close()
         if handle is not None and self.handles.kind(handle) == "heap" and session.active_adapter is None \
@@ -248,7 +250,7 @@ class ClientSessions:
 
     def close_handle(self) -> tuple[Kind, str]:
         """handle_close: end what the handle names (its kind, and what ending it did)."""
-        call = _call.get() or _Call(None, False)
+        call = _running_call()
         if call.handle is None:
             raise InvalidParameterError("handle_close needs handle: the handle an opening tool answered you")
         session = self.session()

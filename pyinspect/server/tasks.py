@@ -22,7 +22,6 @@ its unguessable id is the credential); another client asking for it is told it d
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 import threading
 import time
@@ -49,6 +48,7 @@ from mcp_types import (
 from pydantic import Field
 
 from pyinspect.server.call_kinds import owner_of_request
+from pyinspect.server.settings import env_number
 
 __all__ = ["EXTENSION", "INLINE_SECONDS", "LONG_TOOLS", "STOPPABLE", "RunningTask", "Tasks", "running_task"]
 
@@ -247,16 +247,7 @@ class Tasks(Extension):
 
 
 def _inline_seconds() -> float:
-    given = os.environ.get("PYINSPECT_TASK_AFTER_MS", "")
-    try:
-        milliseconds = float(given) if given.strip() else INLINE_SECONDS * 1000
-    except ValueError:
-        milliseconds = -1.0
-    if not 0 <= milliseconds <= 3_600_000:
-        log.warning("PYINSPECT_TASK_AFTER_MS=%r is no number of ms (0-3600000): it stays %g", given[:40],
-                    INLINE_SECONDS * 1000)
-        milliseconds = INLINE_SECONDS * 1000
-    return milliseconds / 1000
+    return env_number("PYINSPECT_TASK_AFTER_MS", INLINE_SECONDS * 1000, 0, 3_600_000) / 1000
 
 
 def _declared(ctx: ServerRequestContext[Any, Any]) -> bool:
