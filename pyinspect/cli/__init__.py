@@ -25,6 +25,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
+from pyinspect.cli.flags import OFFLINE_FLAG, dump_to_open
+
 if TYPE_CHECKING:
     import typer
 
@@ -54,8 +56,6 @@ def _group(offline: Annotated[bool, _offline_option()] = False) -> None:
 def _offline_option() -> Any:
     import typer
 
-    from pyinspect.cli.flags import OFFLINE_FLAG
-
     return typer.Option(OFFLINE_FLAG, help="look for a dump's DAC on this machine only: no symbol server or NuGet "
                                           "feed is asked (also $PYINSPECT_OFFLINE=1)")
 
@@ -64,8 +64,6 @@ def _start_dump_reader_early(argv: list[str]) -> None:
     """A command that reads a dump (--dump): its reader process starts, reads and opens the
     dump (with --dac and --offline as given) while this one loads the command line; the
     command's own open takes that process when it asks for the same (pyinspect.heap.dump_child)."""
-    from pyinspect.cli.flags import OFFLINE_FLAG, dump_to_open
-
     found = dump_to_open(argv)
     if found is not None:
         from pyinspect.session.dump_reader import start_dump_reader_early
@@ -77,8 +75,6 @@ def main() -> None:
     # Plain help and errors unless the user asks for typer's rich ones: rich's help
     # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
     os.environ.setdefault("TYPER_USE_RICH", "0")
-    from pyinspect.cli.flags import OFFLINE_FLAG
-
     serving = [arg for arg in sys.argv[1:] if arg != OFFLINE_FLAG][:1] == ["serve"]
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
         from pyinspect.server.stdio_wire import claim_stdio
