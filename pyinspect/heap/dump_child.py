@@ -132,9 +132,10 @@ class DumpChild:
         SIGKILL we did not send is no fault of the dump (a DAC fault is SIGSEGV, SIGBUS or
         SIGABRT): most often the kernel's out-of-memory killer."""
         status = self._process.wait(timeout=30) if self._process is not None else None
+        last_step, said = self._last_words()
+        self._stop()
+        self.generation += 1
         if how is None and status == -signal.SIGKILL:
-            self._stop()
-            self.generation += 1
             return HeapReadError(
                 f"the dump reader process was killed (SIGKILL) during {step}, not by pyinspect and not by "
                 "the dump: most often the kernel's out-of-memory killer (see dmesg; a container's or cgroup's "
@@ -143,9 +144,6 @@ class DumpChild:
         if how is None:
             how = f"ended with {signal.Signals(-status).name}" if status is not None and status < 0 \
                 else f"ended with status {status}"
-        last_step, said = self._last_words()
-        self._stop()
-        self.generation += 1
         where = f" at {context['address']}" if "address" in context else ""
         reached = f", in {last_step}" if last_step else ""
         details: dict[str, Any] = {"step": step, **context}
