@@ -26,17 +26,10 @@ from pyinspect.models.heap_answers import (
 )
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session.heap_workspace import Taken
-from pyinspect.session.row_limits import (
-    MAX_ADDRESSES,
-    MAX_PATHS,
-    MAX_ROWS,
-    MAX_SEGMENTS,
-    check_count,
-    first_rows,
-)
+from pyinspect.session.row_limits import MAX_ADDRESSES, MAX_SEGMENTS, first_rows
 
 __all__ = [
-    "MAX_ADDRESSES", "MAX_PATHS", "MAX_ROWS", "MAX_SEGMENTS", "MAX_STRING_CHARS", "check_addresses", "check_count",
+    "MAX_STRING_CHARS", "check_addresses",
     "diff_answer", "finalizer_answer",
     "instances_answer", "retained_answer", "retention_answer", "segments_answer", "stats_answer",
     "strings_answer",

@@ -43,6 +43,7 @@ from pyinspect.server.tools.heap_calls import in_thread
 from pyinspect.session import heap_queries as queries
 from pyinspect.session.heap_terms import ProgressCallback, parse_address
 from pyinspect.session.heap_workspace import HeapWorkspace
+from pyinspect.session.row_limits import MAX_PATHS, check_count
 
 __all__ = ["register"]
 
@@ -147,14 +148,14 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
         (garbage not yet collected) or all; with retainedSize per type. Start here when
         memory is high. Reads the heap opened by heap_attach/dump_open, else the paused
         debuggee; the first call walks the whole heap (progress reported)."""
-        queries.check_count("top", top)
+        check_count("top", top)
         return await in_thread(ctx, lambda p: queries.stats_answer(*heaps().graph(p), filter, top))
 
     async def heap_instances(type_name: TypeName, ctx: Context[Any, Any], start: Start = 0,
                              count: Count = 100) -> HeapInstancesAnswer:
         """The instances of one type in address order, paged: address, size, generation,
         live, retainedSize. Feed an address to heap_retention (why alive) or heap_retained."""
-        queries.check_count("count", count)
+        check_count("count", count)
         return await in_thread(ctx, lambda p: queries.instances_answer(*heaps().graph(p), type_name, start, count))
 
     async def heap_retention(ctx: Context[Any, Any], address: Address = None, expression: Expr = None,
@@ -166,7 +167,7 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
         Give address, or expression in a paused debug session."""
         if (address is None) == (expression is None):
             raise InvalidParameterError("give address or expression (one of them)")
-        queries.check_count("max_paths", max_paths, queries.MAX_PATHS)
+        check_count("max_paths", max_paths, MAX_PATHS)
         where = parse_address(address) if address is not None else None
 
         def work(progress: ProgressCallback) -> HeapRetentionAnswer:
@@ -180,7 +181,7 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
         """Retained size: the bytes that would be freed if an object went away (exact, from
         the dominator tree). With addresses: those objects; without: the top retainers
         (objects, or types with by_type). The biggest retainer is usually the leak's holder."""
-        queries.check_count("top", top)
+        check_count("top", top)
         wanted = queries.check_addresses(addresses, by_type)
         return await in_thread(ctx, lambda p: queries.retained_answer(*heaps().graph(p), wanted, top, by_type))
 
@@ -188,7 +189,7 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
         """String values held by several objects, most wasted bytes first (count, size,
         wastedBytes; wastedBytes in total over all duplicates). Candidates for interning
         or caching."""
-        queries.check_count("top", top)
+        check_count("top", top)
         return await in_thread(ctx, lambda p: queries.strings_answer(*heaps().graph(p), top))
 
     async def heap_segments(ctx: Context[Any, Any]) -> HeapSegmentsAnswer:
@@ -201,7 +202,7 @@ def _register_questions(mcp: MCPServer, heaps: Callable[[], HeapWorkspace]) -> N
         """Objects registered for finalization per type, and how many are ready (queued for
         the finalizer thread). Many ready objects: a slow or blocked finalizer, or
         undisposed IDisposables."""
-        queries.check_count("top", top)
+        check_count("top", top)
         return await in_thread(ctx, lambda p: queries.finalizer_answer(*heaps().graph(p), top))
 
     async def heap_object(address: ObjectAddress, ctx: Context[Any, Any], depth: Depth = 1) -> HeapObjectAnswer:
@@ -248,7 +249,7 @@ def _register_history(mcp: MCPServer, heaps: Callable[[], HeapWorkspace],
         the leak suspects: list them with heap_instances, then heap_retention on one. Across
         two heaps (two dumps, a dump and a process): before_handle names the heap `before`
         was taken of, handle the heap of `after`."""
-        queries.check_count("top", top)
+        check_count("top", top)
 
         def work(_: ProgressCallback) -> HeapDiffAnswer:
             if before_handle is None:
