@@ -6,7 +6,7 @@ namespace PyInspect.Heap;
 /// A graph's reverse, for retention paths (and the dominator tree's children lists, the
 /// reverse of each node's edge to its immediate dominator): Of(v) lists the sources of the
 /// edges into node v, ascending. Where each list starts is kept in 2 bytes per node, counted
-/// from its block of 64 nodes (whose start takes 4 bytes); a block with 65,536 edges or more
+/// from its block of 64 nodes (whose start takes 4 bytes); a block with 65,536 edges or more (or a node with 65,535)
 /// in keeps 4-byte starts aside. About 2 bytes per node where plain offsets take 4.
 /// </summary>
 internal sealed class PredecessorLists : IDisposable
@@ -48,25 +48,19 @@ internal sealed class PredecessorLists : IDisposable
         var withinArray = store.Sized<ushort>(nodeCount + 1);
         var starts = blockStarts.Span;
         var within = withinArray.Span;
-        for (int v = 0; v < nodeCount; v++)
-            for (int e = edges.First(v); e < edges.End(v); e++)
-                starts[(edges.Target(e) >> BlockShift) + 1]++;
         var wide = new int[]?[blocks];
-        for (int b = 0; b < blocks; b++)
-            if (starts[b + 1] > ushort.MaxValue)
-                wide[b] = new int[1 << BlockShift];
-        for (int v = 0; v < nodeCount; v++) // in-degrees, each one node on (a block's first node starts at 0)
+        for (int v = 0; v < nodeCount; v++) // in-degrees (a node with 65,535 edges in makes its block's counts 4-byte)
             for (int e = edges.First(v); e < edges.End(v); e++)
             {
                 int t = edges.Target(e);
-                if ((t & BlockMask) != BlockMask)
-                    Set(t + 1, Get(t + 1, within, wide) + 1, within, wide);
+                if (wide[t >> BlockShift] is { } wideCounts)
+                    wideCounts[t & BlockMask]++;
+                else if (within[t] < ushort.MaxValue - 1)
+                    within[t]++;
+                else
+                    (wide[t >> BlockShift] = Widened(within, t >> BlockShift))[t & BlockMask]++;
             }
-        for (int v = 0; v <= nodeCount; v++) // in-degrees to starts within the block
-            if ((v & BlockMask) != 0)
-                Set(v, Get(v, within, wide) + Get(v - 1, within, wide), within, wide);
-        for (int b = 0; b < blocks; b++)
-            starts[b + 1] += starts[b];
+        StartsWithinBlocks(nodeCount, starts, within, wide);
         var sourceArray = store.Sized<int>(edges.Count);
         var sources = sourceArray.Span;
         for (int v = 0; v < nodeCount; v++) // each list's start walks to its end
@@ -79,6 +73,33 @@ internal sealed class PredecessorLists : IDisposable
         for (int v = nodeCount; v >= 0; v--) // back to starts: a list starts where the one before ended
             Set(v, (v & BlockMask) == 0 ? 0 : Get(v - 1, within, wide), within, wide);
         return new PredecessorLists(blockStarts, withinArray, wide, sourceArray);
+    }
+
+    /// <summary>In-degrees to each node's start within its block (4-byte when the block has
+    /// 65,536 edges in or more), and each block's start.</summary>
+    private static void StartsWithinBlocks(int nodeCount, Span<int> starts, Span<ushort> within, int[]?[] wide)
+    {
+        Span<int> degrees = stackalloc int[1 << BlockShift];
+        for (int b = 0; b < wide.Length; b++)
+        {
+            int first = b << BlockShift, end = Math.Min(first + (1 << BlockShift), nodeCount + 1), total = 0;
+            for (int v = first; v < end; v++)
+                (degrees[v - first], total) = (total, total + Get(v, within, wide));
+            if (total > ushort.MaxValue && wide[b] is null)
+                wide[b] = new int[1 << BlockShift];
+            for (int v = first; v < end; v++)
+                Set(v, degrees[v - first], within, wide);
+            starts[b + 1] = starts[b] + total;
+        }
+    }
+
+    /// <summary>A block's counts so far, 4-byte.</summary>
+    private static int[] Widened(Span<ushort> within, int block)
+    {
+        var counts = new int[1 << BlockShift];
+        for (int i = 0; i < counts.Length && (block << BlockShift) + i < within.Length; i++)
+            counts[i] = within[(block << BlockShift) + i];
+        return counts;
     }
 
     /// <summary>The sources of the edges into v, ascending.</summary>

@@ -6,7 +6,7 @@ namespace PyInspect.Heap;
 /// <summary>
 /// Test entry for the heap graph: its dominators and retained sizes against an independent
 /// method (Cooper, Harvey and Kennedy's iterative algorithm over reverse postorder, and sums
-/// up the dominator tree by depth), and the same graph built with its arrays in files of a
+/// up the dominator tree by depth; the per-type sums and predecessor lists by <see cref="TreeSumsCheck"/>), and the same graph built with its arrays in files of a
 /// work folder against the one in memory, every array element by element.
 /// </summary>
 public static class GraphCheck
@@ -28,6 +28,7 @@ public static class GraphCheck
             if (memory.Retained[v] != retained[v] && retainedDifferences.Count < maxDifferences)
                 retainedDifferences.Add($"node {v}: retained {memory.Retained[v]}, reference {retained[v]}");
         }
+        var treeDifferences = TreeSumsCheck.Differences(memory, idom, retained, maxDifferences);
         var diskDifferences = new List<string>();
         void Same<T>(string name, ReadOnlySpan<T> a, ReadOnlySpan<T> b) where T : IEquatable<T>
         {
@@ -47,7 +48,7 @@ public static class GraphCheck
         {
             objects = memory.ObjectCount, edges = memory.Targets.Length,
             live = Enumerable.Range(0, memory.ObjectCount).Count(memory.IsLive),
-            idomDifferences, retainedDifferences, diskDifferences,
+            idomDifferences, retainedDifferences, treeDifferences, diskDifferences,
             memoryFolder = memory.WorkFolder, diskFolder = disk.WorkFolder, seconds = watch.Elapsed.TotalSeconds,
         });
     }
