@@ -28,46 +28,20 @@ internal static class GraphQueries
         var records = new GraphTypeRecord[g.TypeNames.Length];
         for (int t = 0; t < records.Length; t++)
             records[t] = new GraphTypeRecord { Type = g.TypeNames[t], RetainedSize = g.RetainedByType[t] };
-        foreach (var part in OnEveryCore(g.ObjectCount, (from, end) => TypeSums(g, which, records.Length, from, end)))
-            for (int t = 0; t < records.Length; t++)
-            {
-                var r = records[t];
-                (r.LiveCount, r.LiveSize, r.Count, r.TotalSize) =
-                    (r.LiveCount + part[0][t], r.LiveSize + part[1][t], r.Count + part[2][t], r.TotalSize + part[3][t]);
-            }
-        return Merge(records).Where(r => r.Count > 0)
-            .OrderByDescending(r => r.TotalSize).ThenBy(r => r.Type, StringComparer.Ordinal)
-            .Take(top > 0 ? top : int.MaxValue).ToList();
-    }
-
-    /// <summary>Objects [from, end) per type: live count and bytes, then count and bytes of those which asks for.</summary>
-    private static long[][] TypeSums(HeapGraph g, int which, int typeCount, int from, int end)
-    {
-        var sums = new long[4][];
-        for (int i = 0; i < sums.Length; i++)
-            sums[i] = new long[typeCount];
         var idom = g.Idom.Span;
         var sizes = g.Sizes.Narrow;
         var typeOf = g.TypeOf;
-        for (int v = from; v < end; v++)
+        for (int v = 0; v < sizes.Length; v++)
         {
             bool live = idom[v] >= 0;
             long size = g.Sizes.Wide(v, sizes[v]);
-            int t = typeOf[v];
-            if (live) { sums[0][t]++; sums[1][t] += size; }
-            if (which == 0 || (which == 1) == live) { sums[2][t]++; sums[3][t] += size; }
+            var r = records[typeOf[v]];
+            if (live) { r.LiveCount++; r.LiveSize += size; }
+            if (which == 0 || (which == 1) == live) { r.Count++; r.TotalSize += size; }
         }
-        return sums;
-    }
-
-    /// <summary>A loop over the objects on every core (from 65,536 objects on): each core's
-    /// answer for its own range, in range order (so sums added up are the same).</summary>
-    private static T[] OnEveryCore<T>(int count, Func<int, int, T> range)
-    {
-        int parts = count < 1 << 16 ? 1 : Environment.ProcessorCount;
-        var answers = new T[parts];
-        Parallel.For(0, parts, p => answers[p] = range((int)((long)count * p / parts), (int)((long)count * (p + 1) / parts)));
-        return answers;
+        return Merge(records).Where(r => r.Count > 0)
+            .OrderByDescending(r => r.TotalSize).ThenBy(r => r.Type, StringComparer.Ordinal)
+            .Take(top > 0 ? top : int.MaxValue).ToList();
     }
 
     /// <summary>Types of one name (generic instantiations from several modules) counted once.</summary>
