@@ -6,8 +6,9 @@ namespace PyInspect.Heap;
 /// A graph's reverse, for retention paths (and the dominator tree's children lists, the
 /// reverse of each node's edge to its immediate dominator): Of(v) lists the sources of the
 /// edges into node v, ascending. Where each list starts is kept in 2 bytes per node, counted
-/// from its block of 64 nodes (whose start takes 4 bytes); a block with 65,536 edges or more (or a node with 65,535)
-/// in keeps 4-byte starts aside. About 2 bytes per node where plain offsets take 4.
+/// from its block of 64 nodes (whose start takes 4 bytes); a block with 65,536 edges or more
+/// in (or a node with 65,535) keeps 4-byte starts aside. About 2 bytes per node where plain
+/// offsets take 4.
 /// </summary>
 internal sealed class PredecessorLists : IDisposable
 {
