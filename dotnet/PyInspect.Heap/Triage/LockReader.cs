@@ -9,8 +9,8 @@ namespace PyInspect.Heap;
 /// waits for is read off its stack: the object its blocking frames (and the user frame that
 /// called them) hold that is a lock of the kind it is blocked in, owned by another thread
 /// when one is. Candidates are the sync blocks' objects, every stack's objects, and every
-/// object whose header holds a thin lock (a heap walk reading headers: a thin lock taken in a
-/// method that has returned sits on no stack; SOS's syncblk shows no thin locks at all).
+/// object whose header holds a thin lock (the caller's heap walk reads the headers: a thin lock
+/// taken in a method that has returned sits on no stack; SOS's syncblk shows no thin locks at all).
 /// </summary>
 public sealed class LockReader
 {
@@ -24,17 +24,16 @@ public sealed class LockReader
         _threads = threads;
     }
 
-    public LocksRecord Read()
+    /// <summary>Every lock held or waited for. thinLocked: the heap's objects whose header holds
+    /// a thin lock, in heap order (<c>HeapSurvey</c>).</summary>
+    public LocksRecord Read(IEnumerable<ClrObject> thinLocked)
     {
         foreach (var block in _runtime.Heap.EnumerateSyncBlocks())
             if (block.IsMonitorHeld || block.WaitingThreadCount > 0)
                 Consider(_runtime.Heap.GetObject(block.Object));
-        foreach (var obj in ThinLocked())
+        foreach (var obj in thinLocked)
             Consider(obj);
-        foreach (var thread in _threads)
-            foreach (var objects in thread.FrameObjects)
-                foreach (var obj in objects)
-                    Consider(obj);
+        ConsiderStackObjects();
         foreach (var thread in _threads)
             AddWaiter(thread);
         var result = new LocksRecord { Deadlocks = new DeadlockFinder(_locks, _threads).Find() };
@@ -43,17 +42,23 @@ public sealed class LockReader
         return result;
     }
 
-    // The object header (the 4 bytes before the method table pointer): a thin lock has the
-    // owner's thread id in its low 16 bits and not the hash-or-sync-block-index bit.
-    private const uint HashOrSyncBlockIndex = 0x08000000, ThinLockThreadId = 0x0000FFFF;
-
-    private IEnumerable<ClrObject> ThinLocked()
+    /// <summary>Only what each blocked thread waits for (its BlockedIn and WaitingFor), as
+    /// <see cref="Read"/> sets them: the lock waited for is always one of the thread's own stack
+    /// objects, and a lock's record depends on its object alone, so the sync blocks and the
+    /// heap's thin locks, which only add locks no stack holds, are not read.</summary>
+    public void ReadWaits()
     {
-        var memory = _runtime.DataTarget.DataReader;
-        foreach (var obj in _runtime.Heap.EnumerateObjects())
-            if (memory.Read(obj.Address - 4, out uint header)
-                && (header & HashOrSyncBlockIndex) == 0 && (header & ThinLockThreadId) != 0)
-                yield return obj;
+        ConsiderStackObjects();
+        foreach (var thread in _threads)
+            AddWaiter(thread);
+    }
+
+    private void ConsiderStackObjects()
+    {
+        foreach (var thread in _threads)
+            foreach (var objects in thread.FrameObjects)
+                foreach (var obj in objects)
+                    Consider(obj);
     }
 
     private void Consider(ClrObject obj)
