@@ -55,6 +55,35 @@ public sealed class HeapSurvey
         return survey;
     }
 
+    /// <summary>read() and <see cref="Walk"/> at once, the walk on a thread of its own: ClrMD
+    /// serializes its stateful DAC calls, and the walk reads memory in blocks and types through
+    /// its own lock. The walk is waited for even when read fails, so nothing reads the target
+    /// once the caller is done.</summary>
+    internal static (T Read, HeapSurvey Survey) Beside<T>(Func<T> read, ClrHeap heap, IDataReader reader,
+        Func<ClrType, bool>? wanted, bool thinLocks)
+    {
+        var survey = Task.Factory.StartNew(() => Walk(heap, reader, wanted, thinLocks),
+            CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+        T result;
+        try
+        {
+            result = read();
+        }
+        catch
+        {
+            try
+            {
+                survey.Wait();
+            }
+            catch (AggregateException)
+            {
+                // read's failure is the answer
+            }
+            throw;
+        }
+        return (result, survey.GetAwaiter().GetResult());
+    }
+
     private void KeepWanted(SegmentScan scan, Func<ClrType, bool> wanted, ClrHeap heap)
     {
         var keep = new bool[scan.Types.Count];

@@ -253,8 +253,8 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Locks held and waited for, and the deadlocks among them, as JSON (<see cref="LocksRecord"/>).</summary>
     public string Locks(string? symbolFolder)
     {
-        var ((threads, unreadable), survey) = BesideSurvey(() => ReadThreads(200, symbolFolder, new ReadSteps(null)),
-            wanted: null, thinLocks: true);
+        var ((threads, unreadable), survey) = HeapSurvey.Beside(() => ReadThreads(200, symbolFolder, new ReadSteps(null)),
+            Runtime.Heap, DataReader, wanted: null, thinLocks: true);
         var record = new LockReader(Runtime, threads).Read(survey.ThinLocked);
         record.Completeness = Completeness(survey, unreadable);
         return HeapJson.Serialize(record);
@@ -263,9 +263,9 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Exception objects, threads' current ones first, as JSON (<see cref="ExceptionsRecord"/>).</summary>
     public string Exceptions(int limit, string? symbolFolder)
     {
-        var (describer, survey) = BesideSurvey(
+        var (describer, survey) = HeapSurvey.Beside(
             () => new ExceptionDescriber(new FrameDescriber(Lines(symbolFolder)), ThreadNames.Read(Runtime)),
-            type => type.IsException, thinLocks: false);
+            Runtime.Heap, DataReader, type => type.IsException, thinLocks: false);
         var record = new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit), survey.Wanted);
         record.Completeness = Completeness(survey, []);
         return HeapJson.Serialize(record);
@@ -278,34 +278,6 @@ public sealed class HeapTarget : IDisposable
         var record = new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit), survey.Wanted);
         record.Completeness = Completeness(survey, []);
         return HeapJson.Serialize(record);
-    }
-
-    /// <summary>read() and the answer's walk of the heap (<see cref="HeapSurvey"/>) at once, the walk
-    /// on a thread of its own: ClrMD serializes its stateful DAC calls, and the walk reads memory
-    /// in blocks and types through its own lock. The walk is waited for even when read fails, so
-    /// nothing reads the target once the call is over.</summary>
-    private (T Read, HeapSurvey Survey) BesideSurvey<T>(Func<T> read, Func<ClrType, bool>? wanted, bool thinLocks)
-    {
-        var survey = Task.Factory.StartNew(() => HeapSurvey.Walk(Runtime.Heap, DataReader, wanted, thinLocks),
-            CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
-        T result;
-        try
-        {
-            result = read();
-        }
-        catch
-        {
-            try
-            {
-                survey.Wait();
-            }
-            catch (AggregateException)
-            {
-                // read's failure is the answer
-            }
-            throw;
-        }
-        return (result, survey.GetAwaiter().GetResult());
     }
 
     /// <summary>Whether the answer's walk of the heap (<see cref="HeapSurvey"/>) saw it whole,
