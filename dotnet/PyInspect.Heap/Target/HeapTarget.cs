@@ -253,7 +253,8 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Locks held and waited for, and the deadlocks among them, as JSON (<see cref="LocksRecord"/>).</summary>
     public string Locks(string? symbolFolder)
     {
-        var ((threads, unreadable), survey) = HeapSurvey.Beside(() => ReadThreads(200, symbolFolder, new ReadSteps(null)),
+        _ = symbolFolder;  // the answer lists no frames: their files and lines are not read
+        var ((threads, unreadable), survey) = HeapSurvey.Beside(() => ReadThreads(200, null, new ReadSteps(null), lines: false),
             Runtime.Heap, DataReader, wanted: null, thinLocks: true);
         var record = new LockReader(Runtime, threads).Read(survey.ThinLocked);
         record.Completeness = Completeness(survey, unreadable);
@@ -308,12 +309,13 @@ public sealed class HeapTarget : IDisposable
         return HeapJson.Serialize(record);
     }
 
+    /// <summary>Every thread's stack; lines: false for the lock reader's (frames named only).</summary>
     private (List<ThreadSnapshot> Threads, List<uint> Unreadable) ReadThreads(int maxFrames, string? symbolFolder,
-        ReadSteps steps)
+        ReadSteps steps, bool lines = true)
     {
         if (maxFrames < 1)
             throw new HeapTargetException("INVALID_PARAMETER", $"max frames must be at least 1, got {maxFrames}");
-        var reader = new ThreadReader(Runtime, Lines(symbolFolder), steps);
+        var reader = new ThreadReader(Runtime, lines ? Lines(symbolFolder) : null, steps);
         return (reader.Read(maxFrames), reader.Unreadable);
     }
 
