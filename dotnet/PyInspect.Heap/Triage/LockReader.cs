@@ -17,6 +17,7 @@ public sealed class LockReader
     private readonly ClrRuntime _runtime;
     private readonly List<ThreadSnapshot> _threads;
     private readonly Dictionary<ulong, LockRecord> _locks = new();
+    private readonly HashSet<ulong> _considered = new();
 
     public LockReader(ClrRuntime runtime, List<ThreadSnapshot> threads)
     {
@@ -43,14 +44,21 @@ public sealed class LockReader
     }
 
     /// <summary>Only what each blocked thread waits for (its BlockedIn and WaitingFor), as
-    /// <see cref="Read"/> sets them: the lock waited for is always one of the thread's own stack
-    /// objects, and a lock's record depends on its object alone, so the sync blocks and the
-    /// heap's thin locks, which only add locks no stack holds, are not read.</summary>
+    /// <see cref="Read"/> sets them: the lock waited for is always one of the objects of the
+    /// thread's blocking frames, and a lock's record depends on its object alone, so only those
+    /// objects are looked at (as the waiters are found), not the sync blocks, the heap's thin
+    /// locks or the other stack objects, which only add locks no thread is found waiting for.</summary>
     public void ReadWaits()
     {
-        ConsiderStackObjects();
         foreach (var thread in _threads)
             AddWaiter(thread);
+    }
+
+    /// <summary>The lock record of obj (read now if it was not), or null when it is no lock.</summary>
+    private LockRecord? Candidate(ClrObject obj)
+    {
+        Consider(obj);
+        return _locks.GetValueOrDefault(obj.Address);
     }
 
     private void ConsiderStackObjects()
@@ -63,7 +71,7 @@ public sealed class LockReader
 
     private void Consider(ClrObject obj)
     {
-        if (!obj.IsValid || obj.Type is null || _locks.ContainsKey(obj.Address)) return;
+        if (!_considered.Add(obj.Address) || !obj.IsValid || obj.Type is null) return;
         string type = obj.Type.Name ?? "?";
         LockRecord? record = type switch
         {
@@ -129,7 +137,7 @@ public sealed class LockReader
         {
             foreach (var obj in thread.FrameObjects[i])
             {
-                if (!_locks.TryGetValue(obj.Address, out var candidate) || candidate.Kind != kind) continue;
+                if (Candidate(obj) is not { } candidate || candidate.Kind != kind) continue;
                 bool ownedByOther = candidate.Owner != null && candidate.Owner.OsThreadId != thread.Record.OsThreadId;
                 bool ownedBySelf = candidate.Owner?.OsThreadId == thread.Record.OsThreadId;
                 if (ownedByOther) { best = candidate; break; }
@@ -155,7 +163,7 @@ public sealed class LockReader
         if (frames.Count == 0 || frames[0].Kind != "runtime" || !frames[0].Method.StartsWith("HelperMethodFrame", StringComparison.Ordinal))
             return null;
         foreach (var obj in thread.FrameObjects[0])
-            if (_locks.TryGetValue(obj.Address, out var candidate) && candidate.Kind == "monitor"
+            if (Candidate(obj) is { } candidate && candidate.Kind == "monitor"
                 && candidate.Owner is { } owner && owner.OsThreadId != thread.Record.OsThreadId)
                 return candidate;
         return null;
