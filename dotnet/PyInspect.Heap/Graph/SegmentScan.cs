@@ -21,6 +21,9 @@ internal sealed class SegmentScan
     public GrowBuffer<byte> Generations { get; } = new();
     public GrowBuffer<int> EdgeCounts { get; } = new();
     public GrowBuffer<ulong> Edges { get; } = new();
+
+    /// <summary>The objects whose header holds a thin lock (only when the walker was asked for them).</summary>
+    public GrowBuffer<ulong> ThinLocked { get; } = new();
     public long WalkedBytes { get; set; }
     public string? Problem { get; private set; }
 
@@ -38,6 +41,7 @@ internal sealed class SegmentScan
         Generations.Clear();
         EdgeCounts.Clear();
         Edges.Clear();
+        ThinLocked.Clear();
         WalkedBytes = 0;
         Problem = null;
         Stopped = null;

@@ -26,6 +26,7 @@ internal sealed class SegmentWalker
     private readonly IReadOnlyDictionary<ulong, ulong> _allocationContexts;
     private readonly bool _references;
     private readonly bool _includeFree;
+    private readonly bool _thinLocks;
     private readonly byte[] _block = GC.AllocateUninitializedArray<byte>(BlockSize);
     private readonly Dictionary<ulong, TypeLayout?> _cache = new();
     private ulong _blockStart;
@@ -33,9 +34,11 @@ internal sealed class SegmentWalker
 
     /// <param name="references">read each object's references (the graph), or only its type and size (stats)</param>
     /// <param name="includeFree">list free objects among the objects (stats count them), or only tally them</param>
+    /// <param name="thinLocks">list the objects whose header holds a thin lock (<see cref="SegmentScan.ThinLocked"/>)</param>
     public SegmentWalker(IDataReader reader, TypeLayouts layouts, IReadOnlyDictionary<ulong, ulong> allocationContexts,
-                         bool references, bool includeFree)
+                         bool references, bool includeFree, bool thinLocks = false)
     {
+        _thinLocks = thinLocks;
         _reader = reader;
         _layouts = layouts;
         _allocationContexts = allocationContexts;
@@ -115,6 +118,8 @@ internal sealed class SegmentWalker
                 scan.TypeOf.Add(local);
                 scan.Sizes.Add((long)size);
                 scan.Generations.Add(generation);
+                if (_thinLocks && HoldsThinLock(obj, at))
+                    scan.ThinLocked.Add(obj);
                 if (_references)
                 {
                     int edges = layout.HasReferences && size <= int.MaxValue ? AddReferences(obj, size, layout, scan, end, blockSize) : 0;
@@ -138,6 +143,22 @@ internal sealed class SegmentWalker
                 obj = next; // past the segment's end when the context ends it: the walk is done
             }
         }
+    }
+
+    // The object header (the 4 bytes before the MethodTable pointer): a thin lock has the
+    // owner's thread id in its low 16 bits and not the hash-or-sync-block-index bit.
+    private const uint HashOrSyncBlockIndex = 0x08000000, ThinLockThreadId = 0x0000FFFF;
+
+    /// <summary>Whether the header of the object at obj (at offset at of the block) holds a thin
+    /// lock: read from the block, or from the target for a block's first object.</summary>
+    private bool HoldsThinLock(ulong obj, int at)
+    {
+        uint header;
+        if (at >= sizeof(uint))
+            header = Unsafe.ReadUnaligned<uint>(ref _block[at - sizeof(uint)]);
+        else if (!_reader.Read(obj - sizeof(uint), out header))
+            return false;
+        return (header & HashOrSyncBlockIndex) == 0 && (header & ThinLockThreadId) != 0;
     }
 
     private TypeLayout? Layout(ulong mt, ulong obj)

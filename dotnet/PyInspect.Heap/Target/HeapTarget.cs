@@ -14,7 +14,6 @@ public sealed class HeapTarget : IDisposable
     private SuspendedThreads? _suspended;
     private SourceLines? _lines;
     private string? _linesFolder;
-    private CompletenessRecord? _heapCompleteness;
     private DacSources? _sources;
     private string? _dumpPath;
     private bool _disposed;
@@ -182,7 +181,6 @@ public sealed class HeapTarget : IDisposable
     {
         Runtime.FlushCachedData();
         _dataTarget.DataReader.FlushCachedData();
-        _heapCompleteness = null;
     }
 
     /// <summary>Start a heap statistics walk that the caller advances in batches.</summary>
@@ -247,7 +245,7 @@ public sealed class HeapTarget : IDisposable
     {
         var steps = new ReadSteps(skip);
         var (threads, unreadable) = ReadThreads(maxFrames, symbolFolder, steps);
-        new LockReader(Runtime, threads).Read();  // sets each blocked thread's WaitingFor
+        new LockReader(Runtime, threads).ReadWaits();  // sets each blocked thread's WaitingFor
         var completeness = new CompletenessRecord { UnreadableThreads = unreadable, Notes = steps.Notes() }.Settle();
         return HeapJson.Serialize(new ThreadsRecord { Threads = threads.Select(t => t.Record).ToList(), Completeness = completeness });
     }
@@ -255,46 +253,38 @@ public sealed class HeapTarget : IDisposable
     /// <summary>Locks held and waited for, and the deadlocks among them, as JSON (<see cref="LocksRecord"/>).</summary>
     public string Locks(string? symbolFolder)
     {
-        var (threads, unreadable) = ReadThreads(200, symbolFolder, new ReadSteps(null));
-        var record = new LockReader(Runtime, threads).Read();
-        record.Completeness = HeapCompleteness(unreadable);
+        _ = symbolFolder;  // the answer lists no frames: their files and lines are not read
+        var ((threads, unreadable), survey) = HeapSurvey.Beside(() => ReadThreads(200, null, new ReadSteps(null), lines: false),
+            Runtime.Heap, DataReader, wanted: null, thinLocks: true);
+        var record = new LockReader(Runtime, threads).Read(survey.ThinLocked);
+        record.Completeness = Completeness(survey, unreadable);
         return HeapJson.Serialize(record);
     }
 
     /// <summary>Exception objects, threads' current ones first, as JSON (<see cref="ExceptionsRecord"/>).</summary>
     public string Exceptions(int limit, string? symbolFolder)
     {
-        var lines = Lines(symbolFolder);
-        var describer = new ExceptionDescriber(new FrameDescriber(lines), ThreadNames.Read(Runtime));
-        var record = new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit));
-        record.Completeness = HeapCompleteness([]);
+        var (describer, survey) = HeapSurvey.Beside(
+            () => new ExceptionDescriber(new FrameDescriber(Lines(symbolFolder)), ThreadNames.Read(Runtime)),
+            Runtime.Heap, DataReader, type => type.IsException, thinLocks: false);
+        var record = new ExceptionReader(Runtime, describer).Read(Math.Max(0, limit), survey.Wanted);
+        record.Completeness = Completeness(survey, []);
         return HeapJson.Serialize(record);
     }
 
     /// <summary>Async state machines as chains, stuck ones first, as JSON (<see cref="AsyncChainsRecord"/>).</summary>
     public string AsyncChains(int limit, string? symbolFolder)
     {
-        var record = new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit));
-        record.Completeness = HeapCompleteness([]);
+        var survey = HeapSurvey.Walk(Runtime.Heap, DataReader, AsyncReader.IsBoxType, thinLocks: false);
+        var record = new AsyncReader(Runtime.Heap, Lines(symbolFolder)).Read(Math.Max(0, limit), survey.Wanted);
+        record.Completeness = Completeness(survey, []);
         return HeapJson.Serialize(record);
     }
 
-    /// <summary>Whether ClrMD's walk of the heap (behind locks, exceptions, async chains) saw
-    /// it whole: our walk finds where it has to stop (ClrMD's stops there too). Taken once
-    /// per target until <see cref="Flush"/>; plus the threads whose stacks were unread.</summary>
-    private CompletenessRecord HeapCompleteness(List<uint> unreadableThreads)
-    {
-        if (_heapCompleteness is null)
-        {
-            var walk = StartStatsWalk();
-            while (!walk.Step(int.MaxValue)) { }
-            _heapCompleteness = new CompletenessRecord { StoppedSegments = walk.Stops.ToList() };
-        }
-        return new CompletenessRecord
-        {
-            StoppedSegments = _heapCompleteness.StoppedSegments, UnreadableThreads = unreadableThreads,
-        }.Settle();
-    }
+    /// <summary>Whether the answer's walk of the heap (<see cref="HeapSurvey"/>) saw it whole,
+    /// and the threads whose stacks were unread.</summary>
+    private static CompletenessRecord Completeness(HeapSurvey survey, List<uint> unreadableThreads) =>
+        new CompletenessRecord { StoppedSegments = survey.Stops.ToList(), UnreadableThreads = unreadableThreads }.Settle();
 
     /// <summary>The thread pool's counts as JSON (<see cref="ThreadPoolRecord"/>).</summary>
     public string ThreadPool()
@@ -319,12 +309,13 @@ public sealed class HeapTarget : IDisposable
         return HeapJson.Serialize(record);
     }
 
+    /// <summary>Every thread's stack; lines: false for the lock reader's (frames named only).</summary>
     private (List<ThreadSnapshot> Threads, List<uint> Unreadable) ReadThreads(int maxFrames, string? symbolFolder,
-        ReadSteps steps)
+        ReadSteps steps, bool lines = true)
     {
         if (maxFrames < 1)
             throw new HeapTargetException("INVALID_PARAMETER", $"max frames must be at least 1, got {maxFrames}");
-        var reader = new ThreadReader(Runtime, Lines(symbolFolder), steps);
+        var reader = new ThreadReader(Runtime, lines ? Lines(symbolFolder) : null, steps);
         return (reader.Read(maxFrames), reader.Unreadable);
     }
 

@@ -25,11 +25,11 @@ public sealed partial class AsyncReader
         _lines = lines;
     }
 
-    public AsyncChainsRecord Read(int limit)
+    /// <summary>boxes: the heap's objects whose type <see cref="IsBoxType"/>, in heap order.</summary>
+    public AsyncChainsRecord Read(int limit, IEnumerable<ClrObject> boxes)
     {
-        foreach (var obj in _heap.EnumerateObjects())
-            if (obj.Type?.Name is { } name && IsBox(name))
-                ReadBox(obj);
+        foreach (var obj in boxes)
+            ReadBox(obj);
         var awaitedBoxes = _boxes.Values.Where(b => b.Awaits != null).Select(b => Convert.ToUInt64(b.Awaits, 16)).ToHashSet();
         var chains = new List<AsyncChainRecord>();
         foreach (var (address, box) in _boxes)
@@ -45,6 +45,9 @@ public sealed partial class AsyncReader
             Chains = ordered.Take(limit).ToList(),
         };
     }
+
+    /// <summary>Whether objects of this type are boxes running a state machine.</summary>
+    public static bool IsBoxType(ClrType type) => type.Name is { } name && IsBox(name);
 
     private static bool IsBox(string typeName) =>
         typeName.Contains("+AsyncStateMachineBox<", StringComparison.Ordinal)

@@ -3,10 +3,10 @@ using Microsoft.Diagnostics.Runtime;
 namespace PyInspect.Heap;
 
 /// <summary>
-/// Every exception object on the heap (one walk), with the threads' current exceptions
-/// first: in a crash dump the thread the unhandled exception is running on holds it as its
-/// current one, so the exception that killed the process leads. Counts by type cover all;
-/// records stop at the limit.
+/// Every exception object on the heap (found by the caller's walk), with the threads' current
+/// exceptions first: in a crash dump the thread the unhandled exception is running on holds it
+/// as its current one, so the exception that killed the process leads. Counts by type cover
+/// all; records stop at the limit.
 /// </summary>
 public sealed class ExceptionReader
 {
@@ -19,7 +19,8 @@ public sealed class ExceptionReader
         _describer = describer;
     }
 
-    public ExceptionsRecord Read(int limit)
+    /// <summary>heapExceptions: the heap's objects whose type is an exception, in heap order.</summary>
+    public ExceptionsRecord Read(int limit, IEnumerable<ClrObject> heapExceptions)
     {
         var result = new ExceptionsRecord();
         var seen = new HashSet<ulong>();
@@ -30,14 +31,10 @@ public sealed class ExceptionReader
                 result.Exceptions.Add(_describer.Describe(current, thread));
         }
         var others = new List<ClrObject>();
-        var isException = new Dictionary<ulong, bool>();
         var counts = new Dictionary<string, int>(StringComparer.Ordinal);
-        foreach (var obj in _runtime.Heap.EnumerateObjects())
+        foreach (var obj in heapExceptions)
         {
             if (obj.Type is not { } type) continue;
-            if (!isException.TryGetValue(type.MethodTable, out bool exception))
-                isException[type.MethodTable] = exception = type.IsException;
-            if (!exception) continue;
             result.Total++;
             string name = type.Name ?? "?";
             counts[name] = counts.GetValueOrDefault(name) + 1;

@@ -9,14 +9,15 @@ namespace PyInspect.Heap;
 /// waits for is read off its stack: the object its blocking frames (and the user frame that
 /// called them) hold that is a lock of the kind it is blocked in, owned by another thread
 /// when one is. Candidates are the sync blocks' objects, every stack's objects, and every
-/// object whose header holds a thin lock (a heap walk reading headers: a thin lock taken in a
-/// method that has returned sits on no stack; SOS's syncblk shows no thin locks at all).
+/// object whose header holds a thin lock (the caller's heap walk reads the headers: a thin lock
+/// taken in a method that has returned sits on no stack; SOS's syncblk shows no thin locks at all).
 /// </summary>
 public sealed class LockReader
 {
     private readonly ClrRuntime _runtime;
     private readonly List<ThreadSnapshot> _threads;
     private readonly Dictionary<ulong, LockRecord> _locks = new();
+    private readonly HashSet<ulong> _considered = new();
 
     public LockReader(ClrRuntime runtime, List<ThreadSnapshot> threads)
     {
@@ -24,17 +25,16 @@ public sealed class LockReader
         _threads = threads;
     }
 
-    public LocksRecord Read()
+    /// <summary>Every lock held or waited for. thinLocked: the heap's objects whose header holds
+    /// a thin lock, in heap order (<c>HeapSurvey</c>).</summary>
+    public LocksRecord Read(IEnumerable<ClrObject> thinLocked)
     {
         foreach (var block in _runtime.Heap.EnumerateSyncBlocks())
             if (block.IsMonitorHeld || block.WaitingThreadCount > 0)
                 Consider(_runtime.Heap.GetObject(block.Object));
-        foreach (var obj in ThinLocked())
+        foreach (var obj in thinLocked)
             Consider(obj);
-        foreach (var thread in _threads)
-            foreach (var objects in thread.FrameObjects)
-                foreach (var obj in objects)
-                    Consider(obj);
+        ConsiderStackObjects();
         foreach (var thread in _threads)
             AddWaiter(thread);
         var result = new LocksRecord { Deadlocks = new DeadlockFinder(_locks, _threads).Find() };
@@ -43,22 +43,35 @@ public sealed class LockReader
         return result;
     }
 
-    // The object header (the 4 bytes before the method table pointer): a thin lock has the
-    // owner's thread id in its low 16 bits and not the hash-or-sync-block-index bit.
-    private const uint HashOrSyncBlockIndex = 0x08000000, ThinLockThreadId = 0x0000FFFF;
-
-    private IEnumerable<ClrObject> ThinLocked()
+    /// <summary>Only what each blocked thread waits for (its BlockedIn and WaitingFor), as
+    /// <see cref="Read"/> sets them: the lock waited for is always one of the objects of the
+    /// thread's blocking frames, and a lock's record depends on its object alone, so only those
+    /// objects are looked at (as the waiters are found), not the sync blocks, the heap's thin
+    /// locks or the other stack objects, which only add locks no thread is found waiting for.</summary>
+    public void ReadWaits()
     {
-        var memory = _runtime.DataTarget.DataReader;
-        foreach (var obj in _runtime.Heap.EnumerateObjects())
-            if (memory.Read(obj.Address - 4, out uint header)
-                && (header & HashOrSyncBlockIndex) == 0 && (header & ThinLockThreadId) != 0)
-                yield return obj;
+        foreach (var thread in _threads)
+            AddWaiter(thread);
+    }
+
+    /// <summary>The lock record of obj (read now if it was not), or null when it is no lock.</summary>
+    private LockRecord? Candidate(ClrObject obj)
+    {
+        Consider(obj);
+        return _locks.GetValueOrDefault(obj.Address);
+    }
+
+    private void ConsiderStackObjects()
+    {
+        foreach (var thread in _threads)
+            foreach (var objects in thread.FrameObjects)
+                foreach (var obj in objects)
+                    Consider(obj);
     }
 
     private void Consider(ClrObject obj)
     {
-        if (!obj.IsValid || obj.Type is null || _locks.ContainsKey(obj.Address)) return;
+        if (!_considered.Add(obj.Address) || !obj.IsValid || obj.Type is null) return;
         string type = obj.Type.Name ?? "?";
         LockRecord? record = type switch
         {
@@ -124,7 +137,7 @@ public sealed class LockReader
         {
             foreach (var obj in thread.FrameObjects[i])
             {
-                if (!_locks.TryGetValue(obj.Address, out var candidate) || candidate.Kind != kind) continue;
+                if (Candidate(obj) is not { } candidate || candidate.Kind != kind) continue;
                 bool ownedByOther = candidate.Owner != null && candidate.Owner.OsThreadId != thread.Record.OsThreadId;
                 bool ownedBySelf = candidate.Owner?.OsThreadId == thread.Record.OsThreadId;
                 if (ownedByOther) { best = candidate; break; }
@@ -150,7 +163,7 @@ public sealed class LockReader
         if (frames.Count == 0 || frames[0].Kind != "runtime" || !frames[0].Method.StartsWith("HelperMethodFrame", StringComparison.Ordinal))
             return null;
         foreach (var obj in thread.FrameObjects[0])
-            if (_locks.TryGetValue(obj.Address, out var candidate) && candidate.Kind == "monitor"
+            if (Candidate(obj) is { } candidate && candidate.Kind == "monitor"
                 && candidate.Owner is { } owner && owner.OsThreadId != thread.Record.OsThreadId)
                 return candidate;
         return null;

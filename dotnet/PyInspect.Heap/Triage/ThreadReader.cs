@@ -14,9 +14,14 @@ public sealed class ThreadReader
     private readonly ExceptionDescriber _exceptions;
     private readonly Dictionary<int, string> _names;
     private readonly ReadSteps _steps;
+    private readonly bool _forLocks;
 
-    public ThreadReader(ClrRuntime runtime, SourceLines lines, ReadSteps steps)
+    /// <param name="lines">files and lines of the frames; null for stacks read only for the lock
+    /// reader (<see cref="FrameDescriber"/>: frames named only), whose answer lists no frames, no
+    /// current exception and no state: those are left out</param>
+    public ThreadReader(ClrRuntime runtime, SourceLines? lines, ReadSteps steps)
     {
+        _forLocks = lines is null;
         _runtime = runtime;
         _steps = steps;
         _frames = new FrameDescriber(lines);
@@ -44,7 +49,7 @@ public sealed class ThreadReader
             OsThreadId = thread.OSThreadId,
             ManagedThreadId = thread.ManagedThreadId,
             Name = _names.GetValueOrDefault(thread.ManagedThreadId),
-            State = StateNames(thread),
+            State = _forLocks ? [] : StateNames(thread),
             IsBackground = (thread.State & ClrThreadState.TS_Background) != 0,
             IsAlive = thread.IsAlive,
             IsFinalizer = thread.IsFinalizer,
@@ -79,7 +84,7 @@ public sealed class ThreadReader
             if (BlockingCall.Of(record.Frames) is { } blocked)
                 record.BlockedIn = blocked.Kind;
         }
-        if (thread.CurrentException is { } exception)
+        if (!_forLocks && thread.CurrentException is { } exception)
             record.Exception = _exceptions.Describe(exception, thread);
         return new ThreadSnapshot(thread, record, frameObjects);
     }
