@@ -30,6 +30,9 @@ public static class DumpReaderHost
             Console.Error.WriteLine("usage: PyInspect.Heap FD [DUMP] (the dump reader's socket, from pyinspect; the dump it will open)");
             return 2;
         }
+        // This process only reads: no code emitted at run time (System.Text.Json's property
+        // accessors, reflection's invoke stubs), each of which the JIT compiled fully optimised.
+        AppContext.SetSwitch("System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported", false);
         EndWithParent();
         using var socket = new Socket(new SafeSocketHandle(fd, ownsHandle: true));
         var frames = new Frames(new NetworkStream(socket, ownsSocket: false));
