@@ -20,6 +20,7 @@ prints reaches the protocol stream.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
     import typer
 
 _AREAS = ("heap", "triage", "diagnose", "trace", "dap", "serve", "ps")
+# The area that registers each top-level command: a command line that names one builds that
+# area alone (tests/unit/test_cli_grammar.py checks it against what each area registers).
+_AREA_OF = {"threads": "triage", "locks": "triage", "async": "triage", "exceptions": "triage",
+            "threadpool": "triage", "heap": "heap", "diagnose": "diagnose", "trace": "trace", "dap": "dap",
+            "serve": "serve", "ps": "ps"}
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
 
 
@@ -47,6 +53,7 @@ def build_app(areas: tuple[str, ...] = _AREAS) -> typer.Typer:
 
 def _group(offline: Annotated[bool, _offline_option()] = False) -> None:
     """pyinspect: a memory-level debugger for .NET processes."""
+    _collect_garbage_again()
     if offline:
         from pyinspect.targets.dac_sources import OFFLINE_VARIABLE
 
@@ -71,7 +78,26 @@ def _start_dump_reader_early(argv: list[str]) -> None:
         start_dump_reader_early(*found, True if OFFLINE_FLAG in argv[1:] else None)
 
 
+def _areas_for(argv: list[str]) -> tuple[str, ...]:
+    """The areas a command line needs: the one that registers the command it names, else
+    every area (the top-level help, an unknown command, its suggestions)."""
+    named = [arg for arg in argv[1:] if arg != OFFLINE_FLAG][:1]
+    area = _AREA_OF.get(named[0]) if named else None
+    return (area,) if area is not None and "--help" not in argv[1:2] else _AREAS
+
+
+def _collect_garbage_again() -> None:
+    """The cyclic garbage collector back on once the command line is parsed, with what the
+    start loaded (modules, classes, the models' validators: kept for the process's life) left
+    out of its scans (main turns it off: its passes over the objects of the imports were a
+    twentieth of a one-shot command's CPU)."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def main() -> None:
+    gc.disable()  # until the command line is parsed (_collect_garbage_again)
     # Plain help and errors unless the user asks for typer's rich ones: rich's help
     # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
     os.environ.setdefault("TYPER_USE_RICH", "0")
@@ -85,7 +111,7 @@ def main() -> None:
         # installed package's metadata (entry points) before its first model
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
         _start_dump_reader_early(sys.argv)
-    app = build_app(("serve",) if serving else _AREAS)
+    app = build_app(_areas_for(sys.argv))
     if serving:
         app()
         return

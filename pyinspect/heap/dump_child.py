@@ -15,9 +15,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import tempfile
 import threading
 import weakref
 from dataclasses import dataclass
@@ -28,6 +26,7 @@ from typing import IO, Any
 from pyinspect import errors
 from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
 from pyinspect.heap.helper_calls import Call, Ref
+from pyinspect.heap.reader_spawn import Started, spawn_reader
 
 __all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "start_early"]
 
@@ -182,9 +181,6 @@ class DumpChild:
 
 
 _Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
-_NO_RUNTIME_FILES = {"DOTNET_EnableDiagnostics": "0"}
-"""Nothing debugs or traces a dump's reader: its runtime opens no debugger pipes or diagnostics
-socket (files in the temp folder that a process ending with _exit or a kill leaves behind)."""
 
 
 @dataclass(frozen=True)
@@ -198,15 +194,21 @@ class _Early:
 _early: list[_Early] = []
 
 
-def start_early(path: str, dac: str | None = None, offline: bool | None = None) -> None:
+def start_early(path: str, dac: str | None = None, offline: bool | None = None,
+                started: Started | None = None) -> None:
     """Start a dump reader before it is asked for: a one-shot command (``pyinspect heap stats
     --dump``) starts it first thing, with the dump and the DAC options its command line
     names, so the child starts, reads the file and opens the dump with its DAC while the
     parent loads the command line. The next DumpChild takes it when it opens the same dump
-    with the same DAC sources (else it ends it and starts its own)."""
+    with the same DAC sources (else it ends it and starts its own). started: that reader when
+    the caller spawned it already (pyinspect.heap.reader_spawn, before this module loaded)."""
     if _early:
+        if started is not None:
+            _end(started[0])
+            started[1].close()
+            started[2].close()
         return
-    spawned = _spawn(path)
+    spawned = _spawn(path, started)
     try:
         opening: list[Any] | None = _open_request(path, {"dac": dac, "offline": offline})
         spawned[1].send_bytes(json.dumps(opening).encode())
@@ -245,18 +247,10 @@ def _open_request(path: str, options: dict[str, Any]) -> list[Any]:
     return ["open", path, sources]
 
 
-def _spawn(path: str) -> _Spawned:
-    """A child process reading calls from one end of a socket pair, reading the dump at path
-    meanwhile; its output goes to a temporary file whose last lines say why it ended, if it does."""
-    from pyinspect.targets.dotnet_paths import dotnet_host, dotnet_tool
-
-    command = [str(dotnet_host()), str(dotnet_tool("PyInspect.Heap"))]
-    parent, child = socket.socketpair()
-    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the child lives
-    with child:
-        process = subprocess.Popen([*command, str(child.fileno()), path],
-                                   pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=stderr,
-                                   stderr=stderr, env={**os.environ, "PYINSPECT_HEAP_BREADCRUMBS": "1", **_NO_RUNTIME_FILES})
+def _spawn(path: str, started: Started | None = None) -> _Spawned:
+    """A reader process for the dump at path (pyinspect.heap.reader_spawn), or the one started,
+    its socket wrapped for calls."""
+    process, parent, stderr = started or spawn_reader(path)
     return process, Connection(parent.detach()), stderr
 
 

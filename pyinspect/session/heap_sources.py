@@ -11,13 +11,16 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pyinspect.dap.client import DapClient
 from pyinspect.errors import InvalidParameterError, NoSessionError
 from pyinspect.heap.reader import HeapReader
 from pyinspect.models.heap_answers import SourceKind
-from pyinspect.session.state import DebuggeeState
-from pyinspect.session.stop_reader import ResolvedValue
+
+if TYPE_CHECKING:  # a heap opened on its own (a one-shot command's dump) loads no debug session's modules
+    from pyinspect.dap.client import DapClient
+    from pyinspect.session.state import DebuggeeState
+    from pyinspect.session.stop_reader import ResolvedValue
 
 __all__ = ["DebuggeeHeap", "DebuggeeLink", "Opened", "new_dump_file"]
 

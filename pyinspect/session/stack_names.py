@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pyinspect.dap.client import DapClient
 from pyinspect.errors import PyInspectError
 from pyinspect.heap.stack_locals import name_locals
 from pyinspect.models.heapgraph import RetentionPaths
+
+if TYPE_CHECKING:
+    from pyinspect.dap.client import DapClient
 
 __all__ = ["DapStacks", "name_at_stop"]
 

@@ -37,6 +37,20 @@ def test_commands_register_when_an_app_is_built_and_two_apps_share_none() -> Non
     assert set(commands(heap_only)) == {"", "heap"} and commands(heap_only)[""] == set()
 
 
+def test_a_command_line_builds_the_area_of_the_command_it_names() -> None:
+    from pyinspect.cli import _AREA_OF, _AREAS, _areas_for
+
+    for area in _AREAS:
+        names = commands(build_app((area,)))
+        named = names[""] | set(names) - {""}
+        assert named and {_AREA_OF[name] for name in named} == {area}, area
+    every = commands(build_app())
+    assert set(_AREA_OF) == every[""] | set(every) - {""}
+    assert _areas_for(["pyinspect", "--offline", "locks", "--dump", "d"]) == ("triage",)
+    assert _areas_for(["pyinspect", "heap", "stats", "--help"]) == ("heap",)
+    assert _areas_for(["pyinspect", "--help"]) == _areas_for(["pyinspect", "thread"]) == _AREAS
+
+
 def test_no_cli_module_builds_a_typer_or_declares_a_shared_option_of_its_own() -> None:
     """typer.Typer(...) only inside functions; --pid, --dump, --json... only in grammar.py (and
     flags.py, the names read before typer loads)."""

@@ -30,6 +30,9 @@ public static class DumpReaderHost
             Console.Error.WriteLine("usage: PyInspect.Heap FD [DUMP] (the dump reader's socket, from pyinspect; the dump it will open)");
             return 2;
         }
+        // This process only reads: no code emitted at run time (System.Text.Json's property
+        // accessors, reflection's invoke stubs), each of which the JIT compiled fully optimised.
+        AppContext.SetSwitch("System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported", false);
         EndWithParent();
         using var socket = new Socket(new SafeSocketHandle(fd, ownsHandle: true));
         var frames = new Frames(new NetworkStream(socket, ownsSocket: false));
@@ -48,7 +51,7 @@ public static class DumpReaderHost
                 calls.Prepare();  // while the parent prepares its first question
         }
         Console.Error.Flush();
-        Exit(0);  // the target is disposed: nothing is left for the runtime's shutdown to do
+        Exit(0);  // a reader holds nothing the system does not release: neither the target's dispose nor the runtime's shutdown is waited for
         return 0;
     }
 
@@ -64,8 +67,7 @@ public static class DumpReaderHost
                     calls.Release(released.GetInt64());
                 return calls.Run(message[1], message[2].GetString()!, message[3]);
             default:
-                calls.Dispose();
-                return null;
+                return null;  // close: answered at once, the process ends next (the system releases the dump's file and mappings, as when the parent goes)
         }
     }
 
