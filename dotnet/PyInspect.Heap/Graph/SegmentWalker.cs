@@ -46,8 +46,9 @@ internal sealed class SegmentWalker
         _includeFree = includeFree;
     }
 
-    /// <summary>Every object of segment into scan (reset first).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    /// <summary>Every object of segment into scan (reset first). Not marked AggressiveOptimization:
+    /// that kept it out of the ReadyToRun image, and every one-shot walk began with a full-opts JIT
+    /// compilation of it; a heap of many segments gets its tier-1 code from call counting.</summary>
     public void Walk(ClrSegment segment, SegmentScan scan)
     {
         scan.Reset(segment);

@@ -25,6 +25,7 @@ public static class DumpReaderHost
 
     public static int Main(string[] args)
     {
+        Timeline.Mark("start");
         if (args.Length is < 1 or > 2 || !int.TryParse(args[0], out int fd))
         {
             Console.Error.WriteLine("usage: PyInspect.Heap FD [DUMP] (the dump reader's socket, from pyinspect; the dump it will open)");
@@ -39,18 +40,25 @@ public static class DumpReaderHost
         using var calls = new NamedCalls();
         if (args.Length == 2)
             calls.ReadAhead(args[1]);
+        Timeline.Mark("read ahead");
         while (frames.Read() is { } request)
         {
             using JsonDocument document = JsonDocument.Parse(request);
             JsonElement message = document.RootElement;
             string kind = message[0].GetString() ?? "";
+            Timeline.Mark("request", kind);
             Reply(frames, () => Serve(calls, kind, message));
+            Timeline.Mark("answered", kind);
             if (kind == "close")
                 break;
             if (kind == "open")
+            {
                 calls.Prepare();  // while the parent prepares its first question
+                Timeline.Mark("prepared");
+            }
         }
         Console.Error.Flush();
+        Timeline.Write();
         Exit(0);  // a reader holds nothing the system does not release: neither the target's dispose nor the runtime's shutdown is waited for
         return 0;
     }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace PyInspect.Heap;
 
@@ -37,7 +38,7 @@ public sealed record DacSources
     public double TimeoutSeconds { get; init; } = 10;
 
     public static DacSources Parse(string json) =>
-        JsonSerializer.Deserialize<DacSources>(json, new JsonSerializerOptions { PropertyNamingPolicy = JsonNamingPolicy.CamelCase })
+        JsonSerializer.Deserialize(json, DacSourcesJson.Default.DacSources)
         ?? throw new HeapTargetException("INVALID_PARAMETER", "no DAC sources given");
 
     /// <summary>The explicit DAC alone (a live process's, or --dac).</summary>
@@ -46,3 +47,10 @@ public sealed record DacSources
 
 /// <summary>One symbol store: files are looked for in Cache by their key, then fetched from Servers into it.</summary>
 public sealed record SymbolStore(string Cache, IReadOnlyList<string> Servers);
+
+/// <summary>DacSources' JSON shape, generated at build time: the dump's open reads it before any
+/// answer, and reflection over it (the serializer's metadata, built on first use) cost the open
+/// more than the DAC's load.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+[JsonSerializable(typeof(DacSources))]
+internal sealed partial class DacSourcesJson : JsonSerializerContext;
