@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -171,7 +172,7 @@ class DumpChild:
         process, self._process = self._process, None
         if process is not None:
             try:
-                process.wait(timeout=10)
+                _wait_exit(process, 10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
@@ -215,6 +216,25 @@ def start_early(path: str, dac: str | None = None, offline: bool | None = None,
     except (PyInspectError, OSError):
         opening = None  # the DumpChild's own open says why
     _early.append(_Early(spawned, opening))
+
+
+def _wait_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait for the reader's exit, woken by the exit itself (a pidfd): Popen.wait with a
+    timeout polls with sleeps that double up to 50 ms, and a one-shot command's answer
+    printed after that wait came milliseconds after the reader had ended."""
+    if process.poll() is not None:
+        return
+    try:
+        exited = os.pidfd_open(process.pid)
+    except OSError:  # a kernel without pidfds
+        process.wait(timeout=timeout)
+        return
+    try:
+        if not select.select([exited], [], [], timeout)[0]:
+            raise subprocess.TimeoutExpired(process.args, timeout)
+    finally:
+        os.close(exited)
+    process.wait()
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
