@@ -20,12 +20,12 @@ import subprocess
 import threading
 import weakref
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO, Any
 
 from pyinspect import errors
 from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
+from pyinspect.heap.frames import Frames
 from pyinspect.heap.helper_calls import Call, Ref
 from pyinspect.heap.reader_spawn import Started, spawn_reader
 
@@ -56,7 +56,7 @@ class DumpChild:
         self._open = _open_request(path, options)
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
-        self._conn: Connection | None = None
+        self._conn: Frames | None = None
         self._stderr: IO[bytes] | None = None
         self._released: list[int] = []
         self._timeout = call_timeout()
@@ -181,7 +181,7 @@ class DumpChild:
             self._stderr = None
 
 
-_Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
+_Spawned = tuple[subprocess.Popen[bytes], Frames, IO[bytes]]
 
 
 @dataclass(frozen=True)
@@ -230,7 +230,9 @@ def _wait_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
         process.wait(timeout=timeout)
         return
     try:
-        if not select.select([exited], [], [], timeout)[0]:
+        ended = select.poll()  # not select(): a process with 1,024 open files has larger fds
+        ended.register(exited, select.POLLIN)
+        if not ended.poll(timeout * 1000):
             raise subprocess.TimeoutExpired(process.args, timeout)
     finally:
         os.close(exited)
@@ -271,7 +273,7 @@ def _spawn(path: str, started: Started | None = None) -> _Spawned:
     """A reader process for the dump at path (pyinspect.heap.reader_spawn), or the one started,
     its socket wrapped for calls."""
     process, parent, stderr = started or spawn_reader(path)
-    return process, Connection(parent.detach()), stderr
+    return process, Frames(parent), stderr
 
 
 def _error_of(code: str) -> type[PyInspectError]:
