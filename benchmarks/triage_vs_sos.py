@@ -11,6 +11,10 @@ runs it (start to exit), beside SOS's matching command on the same dump:
     async        dumpasync                  exceptions   dumpheap -type Exception
     heap stats   dumpheap -stat
 
+`locks` is timed twice: against `syncblk` alone, which reads the sync block table and so
+misses every thin lock, and against `syncblk` and `dumpheap -thinlock` in one session, which
+together list the locks `locks` lists (it also reads every stack for the waiters).
+
 The commands of one row run in turn, R rounds (pyinspect, dotnet-dump, the baseline, then the
 next round), so a machine whose speed drifts slows each alike; each figure is the median of
 its R runs, the ratio the median of the R pairs' ratios. CPU seconds are the process's and its
@@ -42,8 +46,10 @@ TOOLS = ROOT / "tests" / ".tools"  # build.py installs dotnet-dump here
 DOTNET_DUMP_VERSION = "10.0.750501"
 PYINSPECT = Path(sys.executable).parent / "pyinspect"
 HANG = "HangShape (hung)"
-COMMANDS = [(["threads"], "clrstack -all", HANG), (["locks"], "syncblk", HANG), (["async"], "dumpasync", HANG),
-            (["exceptions"], "dumpheap -type Exception", HANG), (["heap", "stats"], "dumpheap -stat", None)]
+# (pyinspect's command, SOS's commands run in one dotnet-dump session, the dump or None for the heap ones)
+COMMANDS = [(["threads"], ["clrstack -all"], HANG), (["locks"], ["syncblk"], HANG),
+            (["locks"], ["syncblk", "dumpheap -thinlock"], HANG), (["async"], ["dumpasync"], HANG),
+            (["exceptions"], ["dumpheap -type Exception"], HANG), (["heap", "stats"], ["dumpheap -stat"], None)]
 
 
 def dotnet_dump() -> Path:
@@ -132,11 +138,12 @@ def main() -> int:
         header = "| command, dump | pyinspect | dotnet-dump (SOS) | ratio |"
         print(f"\n{header}{' baseline, ratio |' if args.baseline else ''}", flush=True)
         print(f"|---|---|---|---|{'---|' if args.baseline else ''}", flush=True)
-        for command, sos_command, on in COMMANDS:
+        for command, sos_commands, on in COMMANDS:
             for label in [on] if on else [name for name in dumps if name != HANG]:
                 ours = [*command, "--dump", str(dumps[label]), "--json"]
-                compare(f"{' '.join(command)} ({sos_command}), {label}", [str(PYINSPECT), *ours],
-                        [sos, "analyze", str(dumps[label]), "-c", sos_command, "-c", "exit"], args.runs,
+                asks = [part for sos_command in [*sos_commands, "exit"] for part in ("-c", sos_command)]
+                compare(f"{' '.join(command)} ({' + '.join(sos_commands)}), {label}", [str(PYINSPECT), *ours],
+                        [sos, "analyze", str(dumps[label]), *asks], args.runs,
                         [str(args.baseline), *ours] if args.baseline else None)
     return 0
 
