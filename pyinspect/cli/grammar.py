@@ -28,7 +28,7 @@ from pyinspect.errors import InvalidParameterError, PyInspectError
 
 if TYPE_CHECKING:
     from pyinspect.models.completeness import Completeness
-    from pyinspect.models.heap_answers import HeapSource
+    from pyinspect.models.heap_source import HeapSource
     from pyinspect.session.heap_terms import HeapGraph, HeapReader
     from pyinspect.session.heap_workspace import HeapWorkspace
 

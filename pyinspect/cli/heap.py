@@ -49,12 +49,9 @@ def stats(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, da
           dead: Annotated[bool, typer.Option("--dead", help="only objects no root reaches")] = False,
           as_json: JsonOption = False) -> None:
     """Count and total size per type, largest total first (progress on stderr)."""
-    from rich.console import Console
-    from rich.table import Table
-
+    # what one branch alone uses loads in it: the graph's queries (--live, --dead), rich (a table)
     from pyinspect.cli.progress import walk_progress
     from pyinspect.models.heap import TypeStat
-    from pyinspect.session.heap_queries import stats_answer
 
     def run() -> None:
         if live and dead:
@@ -63,6 +60,8 @@ def stats(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, da
         store = graph_store(ctx)
         with open_heap(pid, dump, dac) as heaps, walk_progress() as advance:
             if live or dead:
+                from pyinspect.session.heap_queries import stats_answer
+
                 graph, source = heaps.graph(advance, work_folder=store.work_folder, memory_limit=store.memory_limit)
                 say_where(graph)
                 answer = stats_answer(graph, source, "live" if live else "dead", top)
@@ -74,6 +73,9 @@ def stats(ctx: typer.Context, pid: PidOption = None, dump: DumpOption = None, da
         if as_json:
             print_json(rows)
         else:
+            from rich.console import Console
+            from rich.table import Table
+
             table = Table("type", "count", "total size")
             for row in rows:
                 table.add_row(row.type, f"{row.count:,}", f"{row.total_size:,}")

@@ -25,7 +25,7 @@ from pyinspect.cli.grammar import (
 from pyinspect.session.row_limits import check_count, first_rows
 
 if TYPE_CHECKING:
-    from pyinspect.models.heap_answers import HeapSource
+    from pyinspect.models.heap_source import HeapSource
     from pyinspect.session.heap_terms import HeapGraph
 
 __all__ = ["register"]

@@ -5,8 +5,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from pyinspect.session.heap_terms import ProgressCallback, bar_progress
+from pyinspect.session.progress_bar import bar_progress
+
+if TYPE_CHECKING:
+    from pyinspect.session.heap_terms import ProgressCallback
 
 __all__ = ["walk_progress"]
 

@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import threading
 import weakref
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO, Any
 
 from pyinspect import errors
 from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
+from pyinspect.heap.frames import Frames
 from pyinspect.heap.helper_calls import Call, Ref
 from pyinspect.heap.reader_spawn import Started, spawn_reader
 
@@ -55,7 +56,7 @@ class DumpChild:
         self._open = _open_request(path, options)
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
-        self._conn: Connection | None = None
+        self._conn: Frames | None = None
         self._stderr: IO[bytes] | None = None
         self._released: list[int] = []
         self._timeout = call_timeout()
@@ -171,7 +172,7 @@ class DumpChild:
         process, self._process = self._process, None
         if process is not None:
             try:
-                process.wait(timeout=10)
+                _wait_exit(process, 10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
@@ -180,7 +181,7 @@ class DumpChild:
             self._stderr = None
 
 
-_Spawned = tuple[subprocess.Popen[bytes], Connection, IO[bytes]]
+_Spawned = tuple[subprocess.Popen[bytes], Frames, IO[bytes]]
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,27 @@ def start_early(path: str, dac: str | None = None, offline: bool | None = None,
     _early.append(_Early(spawned, opening))
 
 
+def _wait_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait for the reader's exit, woken by the exit itself (a pidfd): Popen.wait with a
+    timeout polls with sleeps that double up to 50 ms, and a one-shot command's answer
+    printed after that wait came milliseconds after the reader had ended."""
+    if process.poll() is not None:
+        return
+    try:
+        exited = os.pidfd_open(process.pid)
+    except OSError:  # a kernel without pidfds
+        process.wait(timeout=timeout)
+        return
+    try:
+        ended = select.poll()  # not select(): a process with 1,024 open files has larger fds
+        ended.register(exited, select.POLLIN)
+        if not ended.poll(timeout * 1000):
+            raise subprocess.TimeoutExpired(process.args, timeout)
+    finally:
+        os.close(exited)
+    process.wait()
+
+
 def _end(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.kill()
@@ -251,7 +273,7 @@ def _spawn(path: str, started: Started | None = None) -> _Spawned:
     """A reader process for the dump at path (pyinspect.heap.reader_spawn), or the one started,
     its socket wrapped for calls."""
     process, parent, stderr = started or spawn_reader(path)
-    return process, Connection(parent.detach()), stderr
+    return process, Frames(parent), stderr
 
 
 def _error_of(code: str) -> type[PyInspectError]:

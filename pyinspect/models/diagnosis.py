@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from pyinspect.models.heap_answers import HeapSource
+from pyinspect.models.heap_source import HeapSource
 from pyinspect.models.heapgraph import RetentionPath
 from pyinspect.models.wire import WireModel
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pyinspect.models.completeness import Completeness
+from pyinspect.models.heap_source import HeapSource, SourceKind
 from pyinspect.models.heapgraph import (
     FinalizerStat,
     GenerationStat,
@@ -29,21 +30,6 @@ __all__ = [
     "HeapRetainedAnswer", "HeapRetentionAnswer", "HeapSegmentsAnswer", "HeapSnapshotAnswer", "HeapSource",
     "HeapStatsAnswer", "HeapStringsAnswer", "SourceKind",
 ]
-
-SourceKind = Literal["debug_session", "process", "dump"]
-
-
-class HeapSource(WireModel):
-    """Which heap an answer was read from, and whether it may have changed since."""
-
-    kind: SourceKind
-    description: str
-    pid: int | None = None
-    path: str | None = None
-    snapshot_age_seconds: float
-    may_have_changed: bool
-    warning: str | None = None
-
 
 class HeapOpenAnswer(WireModel):
     source: HeapSource

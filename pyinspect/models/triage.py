@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from pyinspect.models.completeness import Completeness
-from pyinspect.models.heap_answers import HeapSource
+from pyinspect.models.heap_source import HeapSource
 from pyinspect.models.memory import TypeCount
 from pyinspect.models.wire import WireModel
 

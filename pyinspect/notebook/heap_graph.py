@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pyinspect.models.completeness import Completeness
-from pyinspect.models.heap_answers import HeapSource
+from pyinspect.models.heap_source import HeapSource
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.notebook.progress import walk_progress
 from pyinspect.session import heap_queries as queries

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from pyinspect.errors import InvalidParameterError, NoSessionError
 from pyinspect.heap.reader import HeapReader
-from pyinspect.models.heap_answers import SourceKind
+from pyinspect.models.heap_source import SourceKind
 
 if TYPE_CHECKING:  # a heap opened on its own (a one-shot command's dump) loads no debug session's modules
     from pyinspect.dap.client import DapClient

@@ -5,12 +5,12 @@ layer, whose HeapWorkspace opens, flushes and builds what these name."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.reader import HeapReader, ProgressCallback
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.heap.snapshot import diff as diff_snapshots
+from pyinspect.session.progress_bar import bar_progress
 
 __all__ = ["HeapGraph", "HeapReader", "ProgressCallback", "Snapshot", "bar_progress", "diff_snapshots",
            "load_snapshot", "parse_address"]
@@ -22,17 +22,3 @@ def load_snapshot(path: str | Path) -> Snapshot:
     from pyinspect.heap.graph_file import load_snapshot as load
 
     return load(path)
-
-
-def bar_progress(bar: Any) -> ProgressCallback:
-    """The callback by which a tqdm bar (the command line's on stderr, the notebook's widget)
-    follows a heap walk: bytes walked, then, the walk done, the graph's phase under way named
-    in its description."""
-
-    def advance(walked: int, total: int, phase: str | None = None) -> None:
-        bar.total = total
-        bar.update(walked - bar.n)
-        if phase is not None:
-            bar.set_description_str(f"heap graph: {phase}")
-
-    return advance

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyinspect.errors import (
     InvalidParameterError,
@@ -25,15 +25,16 @@ from pyinspect.errors import (
     NoSessionError,
     NotPausedError,
 )
-from pyinspect.heap.graph import HeapGraph
 from pyinspect.heap.reader import HeapReader, ProgressCallback
 from pyinspect.heap.stepping import BuildCancelled
-from pyinspect.models.heap_answers import DumpCreateAnswer, HeapSource, SourceKind
-from pyinspect.models.heapgraph import RetentionPaths
-from pyinspect.session.dump_writing import write_dump
+from pyinspect.models.heap_source import HeapSource, SourceKind
 from pyinspect.session.heap_sources import DebuggeeHeap, DebuggeeLink, Opened, new_dump_file
 from pyinspect.session.snapshot_book import MAX_SNAPSHOTS, SnapshotBook, Taken
-from pyinspect.session.stack_names import name_at_stop
+
+if TYPE_CHECKING:  # a one-shot command that builds no graph loads neither (pyinspect.heap.reader.graph)
+    from pyinspect.heap.graph import HeapGraph
+    from pyinspect.models.heap_answers import DumpCreateAnswer
+    from pyinspect.models.heapgraph import RetentionPaths
 
 __all__ = ["MAX_SNAPSHOTS", "BuildCancelled", "HeapWorkspace", "Taken"]
 
@@ -92,6 +93,8 @@ class HeapWorkspace:
         target = pid if pid is not None else self._default_pid()
         if target < 1:
             raise InvalidParameterError(f"pid must be positive, got {target}", pid=target)
+        from pyinspect.session.dump_writing import write_dump  # and the heap answers' models
+
         return write_dump(target, new_dump_file(path))
 
     def _default_pid(self) -> int:
@@ -206,6 +209,9 @@ class HeapWorkspace:
             if self._opened is not None or built is None or len(built.key) != 2 or link is None:
                 return paths
             epoch = built.key[1]
+        # the graph's models come with it: loaded once a graph was built, not by a one-shot command
+        from pyinspect.session.stack_names import name_at_stop
+
         return name_at_stop(paths, link.client(), lambda: link.state.epoch == epoch)
 
     def reader(self) -> tuple[HeapReader, HeapSource]:

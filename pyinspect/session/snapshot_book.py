@@ -9,15 +9,18 @@ the last two snapshots whichever heap each came from, as when one heap replaced 
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from pyinspect.errors import UnknownSnapshotError
-from pyinspect.heap.snapshot import Snapshot
-from pyinspect.models.heap_answers import HeapSource
+from pyinspect.models.heap_source import HeapSource
+
+if TYPE_CHECKING:  # a snapshot comes from a built graph: a one-shot command builds none
+    from pyinspect.heap.snapshot import Snapshot
 
 __all__ = ["MAX_SNAPSHOTS", "SnapshotBook", "Taken"]
 
 MAX_SNAPSHOTS = 32
-Taken = tuple[str, Snapshot, HeapSource]
+Taken = tuple[str, "Snapshot", HeapSource]
 """A snapshot's id, the snapshot, and the heap it was taken of."""
 
 

@@ -5,6 +5,7 @@ stays fast (the command line starts on every agent's shell call)."""
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import time
@@ -72,3 +73,18 @@ def test_pyinspect_help_stays_fast() -> None:
         subprocess.run([sys.executable, "-m", "pyinspect", "--help"], check=True, capture_output=True)
         times.append(time.perf_counter() - started)
     assert min(times) < 0.3, f"pyinspect --help took {min(times):.2f} s at best of 5"
+
+
+def test_a_one_shot_command_loads_no_graph_module_and_no_multiprocessing() -> None:
+    """What a dump command's start loads (its area, the heap workspace, the reader's socket, the
+    progress bar) leaves out the heap graph's modules, multiprocessing and rich: each was a few
+    milliseconds of every one-shot command's CPU (docs/triage.md, Speed)."""
+    loads = ("import sys; from pyinspect.cli import build_app; build_app(('triage',)); build_app(('heap',)); "
+             "import pyinspect.session.heap_workspace, pyinspect.heap.dump_child, pyinspect.cli.progress; "
+             "print(' '.join(sys.modules))")
+    loaded = set(subprocess.run([sys.executable, "-c", loads], check=True, capture_output=True, text=True,
+                                env={**os.environ, "TYPER_USE_RICH": "0"}).stdout.split())
+    assert "pyinspect.session.heap_workspace" in loaded and "pyinspect.models.triage" in loaded
+    unwanted = {"pyinspect.heap.graph", "pyinspect.heap.snapshot", "pyinspect.models.heapgraph",
+                "pyinspect.models.heap_answers", "multiprocessing", "pickle", "rich"}
+    assert not unwanted & loaded, f"loaded: {sorted(unwanted & loaded)}"

@@ -14,7 +14,7 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from pyinspect.models.heap_answers import HeapSource
+from pyinspect.models.heap_source import HeapSource
 from pyinspect.models.triage import (
     HeapAsyncAnswer,
     HeapExceptionsAnswer,
