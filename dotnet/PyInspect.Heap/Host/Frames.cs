@@ -4,9 +4,9 @@ using System.Net.Sockets;
 namespace PyInspect.Heap;
 
 /// <summary>
-/// Messages on the dump reader's socket, framed as Python's multiprocessing.connection
-/// frames them (the parent's end is a Connection): a 4-byte big-endian length, or -1 and
-/// an 8-byte length for a message of 2 GiB or more, then the bytes.
+/// Messages on the dump reader's socket, framed as the parent's end (pyinspect.heap.frames)
+/// frames them, which is multiprocessing.connection's framing: a 4-byte big-endian length,
+/// or -1 and an 8-byte length for a message of 2 GiB or more, then the bytes.
 /// </summary>
 public sealed class Frames
 {
