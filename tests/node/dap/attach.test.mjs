@@ -3,9 +3,9 @@
 // debuggee running; every adapter message schema-checked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   counterMoves, markerLine, startClient, startCountingLoop, stopClient, targetSource, sleep, readCounter,
 } from './support.mjs';
@@ -41,5 +41,6 @@ test('attach (processId as a string), hit a breakpoint, detach: the debuggee run
     await stopClient(client, t);
     assert.equal(child.exitCode, null, 'detach must not end the debuggee');
     child.kill('SIGKILL');
+    rmSync(dirname(counter), { recursive: true, force: true });
   }
 });
