@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pyinspect.models.completeness import Completeness
-from pyinspect.models.heap_source import HeapSource, SourceKind
+from pyinspect.models.heap_source import HeapSource
 from pyinspect.models.heapgraph import (
     FinalizerStat,
     GenerationStat,
@@ -27,8 +27,8 @@ from pyinspect.models.wire import WireModel
 
 __all__ = [
     "DumpCreateAnswer", "DuplicateStringRow", "HeapCloseAnswer", "HeapDiffAnswer", "HeapFinalizerAnswer", "HeapInstancesAnswer", "HeapObjectAnswer", "HeapOpenAnswer",
-    "HeapRetainedAnswer", "HeapRetentionAnswer", "HeapSegmentsAnswer", "HeapSnapshotAnswer", "HeapSource",
-    "HeapStatsAnswer", "HeapStringsAnswer", "SourceKind",
+    "HeapRetainedAnswer", "HeapRetentionAnswer", "HeapSegmentsAnswer", "HeapSnapshotAnswer",
+    "HeapStatsAnswer", "HeapStringsAnswer",
 ]
 
 class HeapOpenAnswer(WireModel):

@@ -1,6 +1,6 @@
 """Which heap an answer was read from: every heap and triage answer carries one. Its own
 module so that the triage answers (pyinspect.models.triage) load without the heap graph's
-models (pyinspect.models.heap_answers re-exports it with the answers that use it)."""
+models (pyinspect.models.heap_answers)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from pyinspect.session.heap_terms import ProgressCallback, bar_progress
+from pyinspect.session.heap_terms import ProgressCallback
+from pyinspect.session.progress_bar import bar_progress
 
 __all__ = ["walk_progress"]
 

@@ -20,10 +20,10 @@ from pyinspect.models.heap_answers import (
     HeapRetainedAnswer,
     HeapRetentionAnswer,
     HeapSegmentsAnswer,
-    HeapSource,
     HeapStatsAnswer,
     HeapStringsAnswer,
 )
+from pyinspect.models.heap_source import HeapSource
 from pyinspect.models.heapgraph import RetentionPaths
 from pyinspect.session.heap_workspace import Taken
 from pyinspect.session.row_limits import MAX_ADDRESSES, MAX_SEGMENTS, first_rows

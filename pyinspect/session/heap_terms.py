@@ -10,9 +10,8 @@ from pyinspect.heap.graph import HeapGraph, parse_address
 from pyinspect.heap.reader import HeapReader, ProgressCallback
 from pyinspect.heap.snapshot import Snapshot
 from pyinspect.heap.snapshot import diff as diff_snapshots
-from pyinspect.session.progress_bar import bar_progress
 
-__all__ = ["HeapGraph", "HeapReader", "ProgressCallback", "Snapshot", "bar_progress", "diff_snapshots",
+__all__ = ["HeapGraph", "HeapReader", "ProgressCallback", "Snapshot", "diff_snapshots",
            "load_snapshot", "parse_address"]
 
 

@@ -1,6 +1,6 @@
 """A tqdm bar that follows a heap walk, apart from the heap engine's other names
-(pyinspect.session.heap_terms re-exports it): `heap stats` builds no graph, and its progress
-loads none of the graph's modules."""
+(pyinspect.session.heap_terms): `heap stats` builds no graph, and its progress loads none of
+the graph's modules."""
 
 from __future__ import annotations
 
