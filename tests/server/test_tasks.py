@@ -150,15 +150,27 @@ async def test_a_heap_walk_run_as_a_task_is_polled_to_its_answer(port: int, leak
         assert not result.is_error and result.structured_content, result
 
 
+async def _heap_stats_task(client: Client, pid: int) -> tuple[str, str]:
+    """The process opened and heap_stats on it started as a task: (the heap's handle, the task's id)."""
+    handle = (await call_ok(client, "heap_attach", pid=pid))["handle"]
+    created = await client.session.call_tool("heap_stats", {"handle": handle}, allow_claimed=True)
+    assert isinstance(created, _CreatedTask), created
+    return handle, created.task_id
+
+
+async def _cancelled(client: Client, task_id: str) -> _Task:
+    """tasks/cancel, then the task polled to its end, which must be cancelled with no result."""
+    await client.session.send_request(_TaskCancel(params=_TaskId(taskId=task_id)), Result)
+    ended = await _poll(client, task_id)
+    assert ended.status == "cancelled" and ended.result is None, ended
+    return ended
+
+
 async def test_a_cancelled_task_stops_the_heap_walk_halfway(port: int, leak: tuple[int, int]) -> None:
     pid, held = leak
     async with _client(port, _PollingTasks()) as client:
-        handle = (await call_ok(client, "heap_attach", pid=pid))["handle"]
-        created = await client.session.call_tool("heap_stats", {"handle": handle}, allow_claimed=True)
-        assert isinstance(created, _CreatedTask), created
-        await client.session.send_request(_TaskCancel(params=_TaskId(taskId=created.task_id)), Result)
-        ended = await _poll(client, created.task_id)
-        assert ended.status == "cancelled" and ended.result is None, ended
+        handle, task_id = await _heap_stats_task(client, pid)
+        ended = await _cancelled(client, task_id)
         message = ended.status_message or ""
         walked, total = (int(n.replace(",", "")) for n in message.split("stopped at ")[1].split(" bytes")[0]
                          .split(" of "))
@@ -196,13 +208,9 @@ async def _until_a_phase_after_the_walk(client: Client, task_id: str) -> str:
 async def test_a_task_cancelled_after_the_walk_stops_the_graph_phase_under_way(port: int, app: tuple[int, int]) -> None:
     pid, customers = app
     async with _client(port, _PollingTasks()) as client:
-        handle = (await call_ok(client, "heap_attach", pid=pid))["handle"]
-        created = await client.session.call_tool("heap_stats", {"handle": handle}, allow_claimed=True)
-        assert isinstance(created, _CreatedTask), created
-        reported = await _until_a_phase_after_the_walk(client, created.task_id)
-        await client.session.send_request(_TaskCancel(params=_TaskId(taskId=created.task_id)), Result)
-        ended = await _poll(client, created.task_id)
-        assert ended.status == "cancelled" and ended.result is None, ended
+        handle, task_id = await _heap_stats_task(client, pid)
+        reported = await _until_a_phase_after_the_walk(client, task_id)
+        ended = await _cancelled(client, task_id)
         message = ended.status_message or ""
         stopped = re.search(r"the heap walk had ended \(([\d,]+) bytes\); building the graph stopped (during|after) "
                             r"(.+)$", message)
