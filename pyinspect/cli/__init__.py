@@ -78,11 +78,15 @@ def _start_dump_reader_early(argv: list[str]) -> None:
         start_dump_reader_early(*found, True if OFFLINE_FLAG in argv[1:] else None)
 
 
+def _command_named(argv: list[str]) -> str | None:
+    """The top-level command a command line names (its first word after the group's --offline)."""
+    return next((arg for arg in argv[1:] if arg != OFFLINE_FLAG), None)
+
+
 def _areas_for(argv: list[str]) -> tuple[str, ...]:
     """The areas a command line needs: the one that registers the command it names, else
     every area (the top-level help, an unknown command, its suggestions)."""
-    named = [arg for arg in argv[1:] if arg != OFFLINE_FLAG][:1]
-    area = _AREA_OF.get(named[0]) if named else None
+    area = _AREA_OF.get(_command_named(argv) or "")
     return (area,) if area is not None and "--help" not in argv[1:2] else _AREAS
 
 
@@ -101,7 +105,7 @@ def main() -> None:
     # Plain help and errors unless the user asks for typer's rich ones: rich's help
     # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
     os.environ.setdefault("TYPER_USE_RICH", "0")
-    serving = [arg for arg in sys.argv[1:] if arg != OFFLINE_FLAG][:1] == ["serve"]
+    serving = _command_named(sys.argv) == "serve"
     if serving and not {"--http", "--help", "-h"} & set(sys.argv[2:]):
         from pyinspect.server.stdio_wire import claim_stdio
 
