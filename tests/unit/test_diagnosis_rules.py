@@ -21,6 +21,7 @@ from pyinspect.models.heapgraph import (
     TypeDelta,
     WastedCapacity,
 )
+from pyinspect.models.trace import AllocationRow, StackRow
 from pyinspect.models.triage import (
     ExceptionInfo,
     Exceptions,
@@ -33,7 +34,7 @@ from pyinspect.models.triage import (
 )
 from pyinspect.session.diagnosis import diagnose, parse_thresholds
 from pyinspect.session.diagnosis.crash import killing_exception
-from pyinspect.session.diagnosis.growth import objects_being_added
+from pyinspect.session.diagnosis.growth import allocating_methods, objects_being_added
 from pyinspect.session.diagnosis.hangs import semaphore_deadlocks, starvation
 from pyinspect.session.diagnosis.memory import wasted_capacity
 from pyinspect.session.diagnosis.observations import Observations
@@ -232,6 +233,25 @@ def test_wasted_capacity_sums_every_type_and_owner_against_both_thresholds(rows:
     assert bool(findings) == found
     if found:
         assert findings[0].evidence.measures["wastedBytes"] == sum(r.wasted_bytes for r in rows)
+
+
+def _allocated(type_name: str, *stacks: tuple[int, list[str]]) -> AllocationRow:
+    rows = [StackRow(method=next((f for f in frames if not f.startswith("System.")), None), frames=frames,
+                     samples=samples, share=0.0, estimated_bytes=0) for samples, frames in stacks]
+    return AllocationRow(type=type_name, estimated_bytes=0, estimated_count=0, samples=0, top_stacks=rows)
+
+
+def test_the_code_adding_the_objects_comes_first_and_is_read_from_their_parts_when_they_were_never_sampled() -> None:
+    grow = "App.Leaks.Grow()"
+    payload = _allocated("System.Byte[]", (9, ["App.Entry..ctor()", grow, "System.Threading.Thread.Start()"]),
+                         (1, ["App.Entry..ctor()", "App.Other.Add()"]))
+    entry = _allocated("App.Entry", (2, [grow]))
+    names = ["App.Entry", "System.Byte[]"]
+    assert [f.method for f in allocating_methods([payload, entry], names)] == [grow, "App.Entry..ctor()"]
+    # AllocationTick sampled no Entry: the caller of its constructor in its payload's stacks
+    assert [f.method for f in allocating_methods([payload], names)] == [grow, "App.Entry..ctor()"]
+    assert [f.method for f in allocating_methods([payload], ["App.Order", "System.Byte[]"])] == ["App.Entry..ctor()"]
+    assert allocating_methods([], names) == ()
 
 
 def test_the_objects_being_added_are_not_the_grown_list_array_that_retains_them() -> None:

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from pyinspect.models.diagnosis import EvidenceFrame, EvidenceThread
 from pyinspect.models.triage import StackFrame, ThreadInfo, ThreadRef
 
-__all__ = ["EVIDENCE_FRAMES", "frames_of", "label", "megabytes", "method_name", "thread_evidence", "user_frame",
+__all__ = ["EVIDENCE_FRAMES", "LIBRARY_PREFIXES", "frames_of", "label", "megabytes", "method_name", "thread_evidence", "user_frame",
            "where"]
 
 EVIDENCE_FRAMES = 12
-_LIBRARY_PREFIXES = ("System.", "Microsoft.", "Internal.", "Interop.")
+LIBRARY_PREFIXES = ("System.", "Microsoft.", "Internal.", "Interop.")
 
 
 def method_name(method: str) -> str:
@@ -28,7 +28,7 @@ def frames_of(frames: Iterable[StackFrame], limit: int = EVIDENCE_FRAMES) -> tup
 def user_frame(frames: Iterable[StackFrame]) -> EvidenceFrame | None:
     """The leafmost managed frame of the program's own code (not the framework's)."""
     for f in frames:
-        if f.kind == "managed" and not f.method.startswith(_LIBRARY_PREFIXES):
+        if f.kind == "managed" and not f.method.startswith(LIBRARY_PREFIXES):
             return EvidenceFrame(method=f.method, file=f.file, line=f.line)
     return None
 

@@ -19,11 +19,12 @@ from pyinspect.models.diagnosis import (
     Thresholds,
 )
 from pyinspect.models.heapgraph import RetentionPath, TypeDelta
-from pyinspect.session.diagnosis.evidence import megabytes
+from pyinspect.models.trace import AllocationRow
+from pyinspect.session.diagnosis.evidence import LIBRARY_PREFIXES, megabytes, method_name
 from pyinspect.session.diagnosis.memory import holder_of
 from pyinspect.session.diagnosis.observations import Observations
 
-__all__ = ["memory_growth", "objects_being_added"]
+__all__ = ["allocating_methods", "memory_growth", "objects_being_added"]
 
 _SHOWN = 5
 _INSTANCES = 50
@@ -63,17 +64,45 @@ def objects_being_added(rows: list[TypeDelta]) -> TypeDelta:
 
 
 def _allocating(seen: Observations, types: list[str]) -> tuple[EvidenceFrame, ...]:
-    """The first frame of the program's code in the top sampled stack of each growing type
-    the recording saw (estimates), the objects being added first."""
     if seen.recording is None:
         return ()
-    by_type = {row.type: row for row in seen.recording.allocations}
+    return allocating_methods(seen.recording.allocations, types)
+
+
+def allocating_methods(allocations: list[AllocationRow], types: list[str]) -> tuple[EvidenceFrame, ...]:
+    """The first frame of the program's code in the top sampled stack of each growing type
+    the recording saw (estimates), the objects being added (types[0]) first. A small type
+    may have no sample of its own (AllocationTick samples one object per ~100 KB, by bytes):
+    then the code adding it is read from its parts' stacks, as the caller of its constructor."""
+    by_type = {row.type: row for row in allocations}
     found: dict[str, EvidenceFrame] = {}
     for name in types:
-        row = by_type.get(name)
-        if row is not None and row.top_stacks and row.top_stacks[0].method:
-            found.setdefault(row.top_stacks[0].method, EvidenceFrame(method=row.top_stacks[0].method))
+        method = _top_method(by_type.get(name))
+        if method is None and name == types[0]:
+            method = _constructor_caller(allocations, name)
+        if method is not None:
+            found.setdefault(method, EvidenceFrame(method=method))
     return tuple(found.values())
+
+
+def _top_method(row: AllocationRow | None) -> str | None:
+    return row.top_stacks[0].method if row is not None and row.top_stacks else None
+
+
+def _constructor_caller(allocations: list[AllocationRow], type_name: str) -> str | None:
+    """The program's frame that called the type's constructor in the most sampled stack that
+    passes through it: where its instances are allocated."""
+    constructor = f"{type_name}..ctor"
+    callers: dict[str, int] = {}
+    for row in allocations:
+        for stack in row.top_stacks:
+            names = [method_name(f) for f in stack.frames]
+            if constructor in names:
+                caller = next((f for f in stack.frames[names.index(constructor) + 1:]
+                               if not f.startswith(LIBRARY_PREFIXES)), None)
+                if caller is not None:
+                    callers[caller] = callers.get(caller, 0) + stack.samples
+    return max(callers, key=lambda c: callers[c]) if callers else None
 
 
 def _path_of_one(seen: Observations, row: TypeDelta) -> tuple[RetentionPath | None, str | None]:
