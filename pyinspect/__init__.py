@@ -19,11 +19,11 @@ Heavy modules (pythonnet, pandas) load lazily, on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from pyinspect.errors import ErrorCode, PyInspectError
-
+TYPE_CHECKING = False  # typing, like every import here, loads when a name is first used
 if TYPE_CHECKING:
+    from typing import Any
+
+    from pyinspect.errors import ErrorCode, PyInspectError
     from pyinspect.notebook.api import (
         Debugger,
         Heap,
@@ -42,7 +42,10 @@ __all__ = ["Debugger", "ErrorCode", "EvalResult", "Heap", "PyInspectError", "Rec
            "diagnose", "diff", "launch", "open_dump", "open_heap", "record"]
 __version__ = "0.1.0"
 
-_LAZY = {**dict.fromkeys(["Debugger", "Heap", "attach", "create_dump", "diagnose", "diff", "launch", "open_dump",
+# What each public name is imported from, when first used: a one-shot command starts its dump
+# reader before typing or the errors (enum) load (pyinspect.cli.main).
+_LAZY = {**dict.fromkeys(["ErrorCode", "PyInspectError"], "pyinspect.errors"),
+         **dict.fromkeys(["Debugger", "Heap", "attach", "create_dump", "diagnose", "diff", "launch", "open_dump",
                           "open_heap"],
                          "pyinspect.notebook.api"),
          "EvalResult": "pyinspect.notebook.values",

@@ -9,27 +9,32 @@
     pyinspect diagnose   what is wrong, with its evidence (pyinspect/cli/diagnose.py)
 
 Each area module defines `register(app)` and nothing registers as a module loads; add a new
-area's module to `_AREAS`. What commands share (options, the one-shot runner, output) is
+area's module to `_AREAS`; pyinspect/cli/root.py builds the root group with the areas a
+command line needs. What commands share (options, the one-shot runner, output) is
 pyinspect/cli/grammar.py.
 `pyinspect serve` loads only its own area: every agent session waits for the MCP
 server's first answer, and the heap area alone (ClrMD models, pandas-free but large)
 costs a fifth of the start. `pyinspect serve` on stdio claims its wire before even the
 command line library loads (pyinspect.server.stdio_wire), so that nothing an import
 prints reaches the protocol stream.
+A command that reads a dump starts the dump's reader process before anything else loads (this
+module and pyinspect/cli/flags.py import only what the interpreter has loaded already): the
+reader is the command's critical path from its spawn to its end.
 """
 
 from __future__ import annotations
 
 import gc
-import importlib
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
 
 from pyinspect.cli.flags import OFFLINE_FLAG, dump_to_open
 
+TYPE_CHECKING = False  # typing is not imported before the reader's spawn
 if TYPE_CHECKING:
-    import typer
+    from typing import Any
+
+    from pyinspect.cli.root import build_app as build_app  # loaded by __getattr__
 
 _AREAS = ("heap", "triage", "diagnose", "trace", "dap", "serve", "ps")
 # The area that registers each top-level command: a command line that names one builds that
@@ -38,33 +43,6 @@ _AREA_OF = {"threads": "triage", "locks": "triage", "async": "triage", "exceptio
             "threadpool": "triage", "heap": "heap", "diagnose": "diagnose", "trace": "trace", "dap": "dap",
             "serve": "serve", "ps": "ps"}
 _HELP = "pyinspect: a memory-level debugger for .NET processes."
-
-
-def build_app(areas: tuple[str, ...] = _AREAS) -> typer.Typer:
-    """The command line with the given areas registered."""
-    import typer
-
-    built = typer.Typer(no_args_is_help=True, add_completion=False, help=_HELP)
-    built.callback()(_group)  # a group even with one area: `pyinspect serve` keeps its name
-    for area in areas:
-        importlib.import_module(f"pyinspect.cli.{area}").register(built)
-    return built
-
-
-def _group(offline: Annotated[bool, _offline_option()] = False) -> None:
-    """pyinspect: a memory-level debugger for .NET processes."""
-    _collect_garbage_again()
-    if offline:
-        from pyinspect.targets.dac_sources import OFFLINE_VARIABLE
-
-        os.environ[OFFLINE_VARIABLE] = "1"  # read wherever a dump's DAC is looked for, child processes too
-
-
-def _offline_option() -> Any:
-    import typer
-
-    return typer.Option(OFFLINE_FLAG, help="look for a dump's DAC on this machine only: no symbol server or NuGet "
-                                          "feed is asked (also $PYINSPECT_OFFLINE=1)")
 
 
 def _start_dump_reader_early(argv: list[str]) -> None:
@@ -90,18 +68,8 @@ def _areas_for(argv: list[str]) -> tuple[str, ...]:
     return (area,) if area is not None and "--help" not in argv[1:2] else _AREAS
 
 
-def _collect_garbage_again() -> None:
-    """The cyclic garbage collector back on once the command line is parsed, with what the
-    start loaded (modules, classes, the models' validators: kept for the process's life) left
-    out of its scans (main turns it off: its passes over the objects of the imports were a
-    twentieth of a one-shot command's CPU)."""
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
-
-
 def main() -> None:
-    gc.disable()  # until the command line is parsed (_collect_garbage_again)
+    gc.disable()  # until the command line is parsed (pyinspect.cli.root)
     # Plain help and errors unless the user asks for typer's rich ones: rich's help
     # formatting (markdown, tracebacks) was most of `pyinspect --help`'s time.
     os.environ.setdefault("TYPER_USE_RICH", "0")
@@ -115,6 +83,8 @@ def main() -> None:
         # installed package's metadata (entry points) before its first model
         os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
         _start_dump_reader_early(sys.argv)
+    from pyinspect.cli.root import build_app as build_app  # loaded by __getattr__
+
     app = build_app(_areas_for(sys.argv))
     if serving:
         app()
@@ -127,8 +97,13 @@ def main() -> None:
         finish(exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1))
 
 
-def __getattr__(name: str) -> typer.Typer:
-    """``from pyinspect.cli import app`` (tests, embedding): every area, built once."""
+def __getattr__(name: str) -> Any:
+    """``from pyinspect.cli import app`` (tests, embedding): every area, built once; and build_app
+    (pyinspect.cli.root, loaded when asked for)."""
+    from pyinspect.cli.root import build_app as build_app  # loaded by __getattr__
+
+    if name == "build_app":
+        return build_app
     if name == "app":
         built = build_app()
         globals()["app"] = built

@@ -4,8 +4,6 @@ process from these first thing, before typer and the models load (pyinspect.cli.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 __all__ = ["DAC_FLAG", "DUMP_FLAG", "OFFLINE_FLAG", "dump_to_open"]
 
 DUMP_FLAG = "--dump"
@@ -14,10 +12,10 @@ OFFLINE_FLAG = "--offline"
 
 
 def dump_to_open(argv: list[str]) -> tuple[str, str | None] | None:
-    """The dump a command line reads and its --dac, as the command will open them (its reader
-    process can start and open the dump before the command line loads); None: no dump."""
+    """The dump a command line reads (as given) and its --dac (its reader process can start
+    and open the dump before the command line loads); None: no dump."""
     dump = None if "--help" in argv else _option_value(argv[2:], DUMP_FLAG)
-    return (str(Path(dump).expanduser()), _option_value(argv[2:], DAC_FLAG)) if dump is not None else None
+    return (dump, _option_value(argv[2:], DAC_FLAG)) if dump is not None else None
 
 
 def _option_value(args: list[str], flag: str) -> str | None:

@@ -5,9 +5,10 @@ only what it runs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # typing is not imported before a dump reader's spawn (heap.reader_spawn)
 if TYPE_CHECKING:
+    from typing import Any
+
     from pyinspect.heap.reader import HeapReader, ProgressCallback, create_dump
 
 __all__ = ["HeapReader", "ProgressCallback", "create_dump"]

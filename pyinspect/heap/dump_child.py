@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
-import subprocess
+import socket
 import threading
 import weakref
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from pyinspect import errors
 from pyinspect.errors import DumpDamagedError, ErrorCode, HeapReadError, PyInspectError
 from pyinspect.heap.frames import Frames
 from pyinspect.heap.helper_calls import Call, Ref
-from pyinspect.heap.reader_spawn import Started, spawn_reader
+from pyinspect.heap.reader_spawn import ReaderProcess, Started, spawn_reader
 
 __all__ = ["TIMEOUT_VARIABLE", "DumpChild", "call_timeout", "start_early"]
 
@@ -55,7 +54,7 @@ class DumpChild:
         self._path = path
         self._open = _open_request(path, options)
         self._lock = threading.Lock()
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: ReaderProcess | None = None
         self._conn: Frames | None = None
         self._stderr: IO[bytes] | None = None
         self._released: list[int] = []
@@ -172,8 +171,8 @@ class DumpChild:
         process, self._process = self._process, None
         if process is not None:
             try:
-                _wait_exit(process, 10)
-            except subprocess.TimeoutExpired:
+                process.wait(10)
+            except TimeoutError:
                 process.kill()
                 process.wait()
         if self._stderr is not None:
@@ -181,7 +180,7 @@ class DumpChild:
             self._stderr = None
 
 
-_Spawned = tuple[subprocess.Popen[bytes], Frames, IO[bytes]]
+_Spawned = tuple[ReaderProcess, Frames, IO[bytes]]
 
 
 @dataclass(frozen=True)
@@ -218,28 +217,7 @@ def start_early(path: str, dac: str | None = None, offline: bool | None = None,
     _early.append(_Early(spawned, opening))
 
 
-def _wait_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
-    """Wait for the reader's exit, woken by the exit itself (a pidfd): Popen.wait with a
-    timeout polls with sleeps that double up to 50 ms, and a one-shot command's answer
-    printed after that wait came milliseconds after the reader had ended."""
-    if process.poll() is not None:
-        return
-    try:
-        exited = os.pidfd_open(process.pid)
-    except OSError:  # a kernel without pidfds
-        process.wait(timeout=timeout)
-        return
-    try:
-        ended = select.poll()  # not select(): a process with 1,024 open files has larger fds
-        ended.register(exited, select.POLLIN)
-        if not ended.poll(timeout * 1000):
-            raise subprocess.TimeoutExpired(process.args, timeout)
-    finally:
-        os.close(exited)
-    process.wait()
-
-
-def _end(process: subprocess.Popen[bytes]) -> None:
+def _end(process: ReaderProcess) -> None:
     if process.poll() is None:
         process.kill()
         process.wait(timeout=10)
@@ -273,7 +251,7 @@ def _spawn(path: str, started: Started | None = None) -> _Spawned:
     """A reader process for the dump at path (pyinspect.heap.reader_spawn), or the one started,
     its socket wrapped for calls."""
     process, parent, stderr = started or spawn_reader(path)
-    return process, Frames(parent), stderr
+    return process, Frames(socket.socket(fileno=parent.detach())), stderr
 
 
 def _error_of(code: str) -> type[PyInspectError]:

@@ -7,13 +7,21 @@ from __future__ import annotations
 __all__ = ["start_dump_reader_early"]
 
 
-def start_dump_reader_early(path: str, dac: str | None = None, offline: bool | None = None) -> None:
-    """The dump reader's child starts and opens the dump at path (with its DAC as dac and
-    offline say) while the caller loads the rest (pyinspect.heap.dump_child.start_early); the
-    next dump opened takes it when it is the same dump with the same DAC options."""
+def start_dump_reader_early(dump: str, dac: str | None = None, offline: bool | None = None) -> None:
+    """The dump reader's child starts and opens the dump named dump (as the command line gives
+    it, with its DAC as dac and offline say) while the caller loads the rest
+    (pyinspect.heap.dump_child.start_early); the next dump opened takes it when it is the same
+    dump with the same DAC options."""
+    import os
+
     from pyinspect.heap.reader_spawn import spawn_reader
 
-    started = spawn_reader(path)  # first, before the rest of the reading side loads
+    # first, before pathlib and the rest of the reading side load: the reader reads the file at
+    # this path ahead, and opens it from that read when the path it is asked to open is this one
+    started = spawn_reader(os.path.expanduser(dump))
+    from pathlib import Path
+
     from pyinspect.heap.dump_child import start_early
 
-    start_early(path, dac, offline, started)
+    # the path as the command's own open spells it (pyinspect.session.heap_workspace)
+    start_early(str(Path(dump).expanduser()), dac, offline, started)
