@@ -88,3 +88,27 @@ def test_a_one_shot_command_loads_no_graph_module_and_no_multiprocessing() -> No
     unwanted = {"pyinspect.heap.graph", "pyinspect.heap.snapshot", "pyinspect.models.heapgraph",
                 "pyinspect.models.heap_answers", "multiprocessing", "pickle", "rich"}
     assert not unwanted & loaded, f"loaded: {sorted(unwanted & loaded)}"
+
+
+def test_a_dump_command_spawns_its_reader_before_anything_heavy_loads() -> None:
+    """The reader is a one-shot command's critical path from its spawn on: `pyinspect locks
+    --dump` reaches the reader's spawn (os.posix_spawn, stopped here) having loaded none of
+    typing, pathlib, subprocess, socket, tempfile, shutil, enum, re or the errors beyond what the
+    interpreter loads by itself; each was milliseconds before the spawn (docs/triage.md, Speed)."""
+    bare = "import sys; print(' '.join(sys.modules))"
+    spawning = ("import os, sys\n"
+                "def spawn(*args, **kwargs):\n"
+                "    print(' '.join(sys.modules))\n"
+                "    sys.stdout.flush()\n"
+                "    os._exit(0)\n"
+                "os.posix_spawn = spawn\n"
+                "sys.argv = ['pyinspect', 'locks', '--dump', 'missing.dmp']\n"
+                "from pyinspect.cli import main\n"
+                "main()\n")
+    loaded = [set(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                                 env={**os.environ, "TYPER_USE_RICH": "0"}).stdout.split())
+              for code in (bare, spawning)]
+    assert "pyinspect.heap.reader_spawn" in loaded[1]
+    heavy = {"typing", "pathlib", "subprocess", "socket", "tempfile", "shutil", "enum", "re", "pyinspect.errors",
+             "typer", "pydantic"}
+    assert not heavy & (loaded[1] - loaded[0]), f"loaded before the spawn: {sorted(heavy & (loaded[1] - loaded[0]))}"
