@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace PyInspect.Heap;
 
@@ -36,65 +37,9 @@ public sealed record DacSources
     /// <summary>The longest any one network wait may last.</summary>
     public double TimeoutSeconds { get; init; } = 10;
 
-    /// <summary>The JSON pyinspect's dac_sources_json writes: camelCase names, unknown ones ignored,
-    /// the last of a repeated name kept. Read off a JsonDocument (as every request is) rather than by
-    /// the serializer, whose first use (its options, converters and metadata) was the costliest part
-    /// of a dump's open; a value of the wrong kind is a JsonException, as the serializer's was.</summary>
-    public static DacSources Parse(string json)
-    {
-        using JsonDocument document = JsonDocument.Parse(json);
-        JsonElement root = document.RootElement;
-        if (root.ValueKind == JsonValueKind.Null)
-            throw new HeapTargetException("INVALID_PARAMETER", "no DAC sources given");
-        var sources = new DacSources();
-        foreach (JsonProperty property in Of(root, JsonValueKind.Object).EnumerateObject())
-        {
-            JsonElement value = property.Value;
-            sources = property.Name switch
-            {
-                "explicitDac" => sources with { ExplicitDac = Text(value) },
-                "besideDump" => sources with { BesideDump = Text(value) },
-                "installedRuntimes" => sources with { InstalledRuntimes = Texts(value) },
-                "searchDacs" => sources with { SearchDacs = Texts(value) },
-                "packagesFolder" => sources with { PackagesFolder = Text(value) },
-                "symbolStores" => sources with { SymbolStores = Stores(value) },
-                "feeds" => sources with { Feeds = Texts(value) },
-                "offline" => sources with { Offline = value.ValueKind == JsonValueKind.True || Of(value, JsonValueKind.False).GetBoolean() },
-                "timeoutSeconds" => sources with { TimeoutSeconds = Of(value, JsonValueKind.Number).GetDouble() },
-                _ => sources,
-            };
-        }
-        return sources;
-    }
-
-    private static JsonElement Of(JsonElement value, JsonValueKind kind) => value.ValueKind == kind ? value
-        : throw new JsonException($"the DAC sources hold a JSON {value.ValueKind} where a {kind} belongs");
-
-    private static string? Text(JsonElement value) =>
-        value.ValueKind == JsonValueKind.Null ? null : Of(value, JsonValueKind.String).GetString();
-
-    private static List<string> Texts(JsonElement value)
-    {
-        var texts = new List<string>();
-        foreach (JsonElement item in Of(value, JsonValueKind.Array).EnumerateArray())
-            texts.Add(Of(item, JsonValueKind.String).GetString()!);
-        return texts;
-    }
-
-    private static List<SymbolStore> Stores(JsonElement value)
-    {
-        var stores = new List<SymbolStore>();
-        foreach (JsonElement store in Of(value, JsonValueKind.Array).EnumerateArray())
-        {
-            string cache = "";
-            List<string> servers = [];
-            foreach (JsonProperty property in Of(store, JsonValueKind.Object).EnumerateObject())
-                if (property.Name == "cache") cache = Of(property.Value, JsonValueKind.String).GetString()!;
-                else if (property.Name == "servers") servers = Texts(property.Value);
-            stores.Add(new SymbolStore(cache, servers));
-        }
-        return stores;
-    }
+    public static DacSources Parse(string json) =>
+        JsonSerializer.Deserialize(json, DacSourcesJson.Default.DacSources)
+        ?? throw new HeapTargetException("INVALID_PARAMETER", "no DAC sources given");
 
     /// <summary>The explicit DAC alone (a live process's, or --dac).</summary>
     public static DacSources Only(string dac) => new() { ExplicitDac = dac, Offline = true };
@@ -102,3 +47,10 @@ public sealed record DacSources
 
 /// <summary>One symbol store: files are looked for in Cache by their key, then fetched from Servers into it.</summary>
 public sealed record SymbolStore(string Cache, IReadOnlyList<string> Servers);
+
+/// <summary>DacSources' JSON shape, generated at build time: the dump's open reads it before any
+/// answer, and reflection over it (the serializer's metadata, built on first use) cost the open
+/// more than the DAC's load.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+[JsonSerializable(typeof(DacSources))]
+internal sealed partial class DacSourcesJson : JsonSerializerContext;
