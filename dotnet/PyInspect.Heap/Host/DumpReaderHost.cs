@@ -57,6 +57,7 @@ public static class DumpReaderHost
                 Timeline.Mark("prepared");
             }
         }
+        Console.Error.Flush();
         Timeline.Write();
         Exit(0);  // a reader holds nothing the system does not release: neither the target's dispose nor the runtime's shutdown is waited for
         return 0;
