@@ -13,7 +13,9 @@ public sealed class DeadlockFinder
     public DeadlockFinder(Dictionary<ulong, LockRecord> locks, List<ThreadSnapshot> threads)
     {
         _locks = locks;
-        _byOsId = threads.GroupBy(t => t.Record.OsThreadId).ToDictionary(g => g.Key, g => g.First());
+        _byOsId = new Dictionary<long, ThreadSnapshot>();
+        foreach (var thread in threads)
+            _byOsId.TryAdd(thread.Record.OsThreadId, thread);  // the first of each OS id, in the threads' order
     }
 
     public List<DeadlockRecord> Find()

@@ -38,9 +38,29 @@ public sealed class LockReader
         foreach (var thread in _threads)
             AddWaiter(thread);
         var result = new LocksRecord { Deadlocks = new DeadlockFinder(_locks, _threads).Find() };
-        result.Locks = _locks.Values.Where(l => l.Owner != null || l.Waiters.Count > 0)
-            .OrderByDescending(l => l.Deadlock).ThenByDescending(l => l.Waiters.Count).ToList();
+        result.Locks = InAnswerOrder(_locks.Values.Where(l => l.Owner != null || l.Waiters.Count > 0).ToList());
         return result;
+    }
+
+    /// <summary>Deadlocked locks first, then the most waited for; ties keep the order they were
+    /// found in (a stable sort, as OrderBy's: LINQ's sorter over a bool key was JIT-compiled in
+    /// every reader).</summary>
+    private static List<LockRecord> InAnswerOrder(List<LockRecord> locks)
+    {
+        int[] order = new int[locks.Count];
+        for (int i = 0; i < order.Length; i++)
+            order[i] = i;
+        Array.Sort(order, (a, b) =>
+        {
+            LockRecord x = locks[a], y = locks[b];
+            if (x.Deadlock != y.Deadlock) return x.Deadlock ? -1 : 1;
+            if (x.Waiters.Count != y.Waiters.Count) return y.Waiters.Count - x.Waiters.Count;
+            return a - b;
+        });
+        var sorted = new List<LockRecord>(order.Length);
+        foreach (int index in order)
+            sorted.Add(locks[index]);
+        return sorted;
     }
 
     /// <summary>Only what each blocked thread waits for (its BlockedIn and WaitingFor), as
