@@ -18,6 +18,7 @@ import signal
 import socket
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -68,7 +69,7 @@ class DumpChild:
         """The child's process id while it runs."""
         return self._process.pid if self._process is not None else None
 
-    def run(self, call: Call, **context: Any) -> Any:
+    def run(self, call: Call, meanwhile: Callable[[], object] | None = None, **context: Any) -> Any:
         if isinstance(call.on, Ref) and call.on.id != 0 and call.on.generation != self.generation:
             raise DumpDamagedError("this object was read by a dump reader that ended on a damaged dump: "
                                    "ask again (a heap graph is built again)", **context)
@@ -78,7 +79,7 @@ class DumpChild:
             released, self._released = self._released, []
             request = ["run", _wire(call.on), call.member, None if call.args is None else [_wire(a) for a in call.args],
                        released]
-            answer = self._exchange(request, str(context.get("command") or call.member), context)
+            answer = self._exchange(request, str(context.get("command") or call.member), context, meanwhile)
         return Ref(answer.id, self.generation) if isinstance(answer, Ref) else answer
 
     def release(self, ref: Ref) -> None:
@@ -106,8 +107,11 @@ class DumpChild:
             self._stop()  # no DAC, not a dump: no child is left waiting
             raise
 
-    def _exchange(self, request: list[Any] | None, step: str, context: dict[str, Any]) -> Any:
-        """Send request and read its answer; None: read the answer to the request sent as the child started."""
+    def _exchange(self, request: list[Any] | None, step: str, context: dict[str, Any],
+                  meanwhile: Callable[[], object] | None = None) -> Any:
+        """Send request and read its answer; None: read the answer to the request sent as the
+        child started. meanwhile runs between the two, while the child works (its answer is
+        read even if meanwhile fails, so the next call reads its own)."""
         assert self._conn is not None and self._stderr is not None
         # what the child writes during this call only (its breadcrumbs): the file's offset is
         # shared with the child, which writes nothing between calls
@@ -117,14 +121,23 @@ class DumpChild:
         try:
             if request is not None:
                 self._conn.send_bytes(json.dumps(request).encode())
-            if not self._conn.poll(self._timeout):
-                assert self._process is not None
-                self._process.kill()
-                raise self._died(step, context, f"gave no answer within {self._timeout:g} s and was stopped")
-            reply = self._conn.recv_bytes()
+            try:
+                if meanwhile is not None:
+                    meanwhile()
+            finally:
+                reply = self._reply(step, context)
         except (EOFError, OSError) as exc:
             raise self._died(step, context) from exc
         return _answer(reply, context)
+
+    def _reply(self, step: str, context: dict[str, Any]) -> bytes:
+        """The child's answer to the request sent, within the call's timeout (else it is stopped)."""
+        assert self._conn is not None
+        if not self._conn.poll(self._timeout):
+            assert self._process is not None
+            self._process.kill()
+            raise self._died(step, context, f"gave no answer within {self._timeout:g} s and was stopped")
+        return self._conn.recv_bytes()
 
     def _died(self, step: str, context: dict[str, Any], how: str | None = None) -> PyInspectError:
         """The child ended mid-call: say how, during which step, and what it printed last. A

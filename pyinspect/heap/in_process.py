@@ -32,11 +32,14 @@ class InProcess:
             self._worker.shutdown(wait=False)
             raise
 
-    def run(self, call: Call, **context: Any) -> Any:
+    def run(self, call: Call, meanwhile: Callable[[], object] | None = None, **context: Any) -> Any:
         from pyinspect.errors import PyInspectError
 
+        answer = self._worker.submit(self._objects.run, call)
+        if meanwhile is not None:
+            meanwhile()
         try:
-            return self._on_worker(lambda: self._objects.run(call))
+            return answer.result()
         except PyInspectError as exc:
             exc.context = {**exc.context, **context}
             raise

@@ -5,15 +5,16 @@ One helper target per reader, kept alive until ``close()``. The reader names its
 (heap.in_process; ClrMD is called from one thread only), a dump's in a child process
 (heap.dump_child), so a damaged dump that faults the DAC ends the child, not the caller.
 Calls are coarse: one crossing into .NET per result, answers parsed into frozen models.
+The models load with the first call that answers one, while that call runs (``meanwhile``):
+a one-shot command's request goes out before them, and a dump's reader works while they load.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import uuid
+from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, Self
@@ -25,24 +26,22 @@ from pyinspect.heap.helper_calls import TARGET, Call, Ref
 from pyinspect.heap.limits import check_depth, check_preview, check_timeout
 from pyinspect.heap.skipped_steps import leaving_out
 from pyinspect.heap.stepping import ProgressCallback, advance_walk, build_graph
-from pyinspect.models.completeness import Completeness
-from pyinspect.models.heap import HeapField, HeapObject, TypeStat
-from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
-from pyinspect.models.triage import (
-    AsyncChains,
-    Exceptions,
-    Locks,
-    ThreadInfo,
-    ThreadPoolInfo,
-    Threads,
-)
 from pyinspect.targets.dac_sources import is_offline
-from pyinspect.targets.diagnostics_ipc import request_dump
-from pyinspect.targets.process_view import ProcessView, view_of
-from pyinspect.targets.runtimes import runtime_of
 
 if TYPE_CHECKING:
     from pyinspect.heap.graph import HeapGraph
+    from pyinspect.models.completeness import Completeness
+    from pyinspect.models.heap import HeapField, HeapObject, TypeStat
+    from pyinspect.models.memory import CollectionAnalysis, ObjectSummary
+    from pyinspect.models.triage import (
+        AsyncChains,
+        Exceptions,
+        Locks,
+        ThreadInfo,
+        ThreadPoolInfo,
+        Threads,
+    )
+    from pyinspect.targets.process_view import ProcessView
 
 __all__ = ["HeapReader", "ProgressCallback", "Stats", "create_dump"]
 
@@ -52,14 +51,15 @@ class CallRunner(Protocol):
 
     generation: int
 
-    def run(self, call: Call, **context: Any) -> Any: ...
+    def run(self, call: Call, meanwhile: Callable[[], object] | None = None, **context: Any) -> Any:
+        """The call's answer; meanwhile (if given) runs once the call is under way, before its answer is read."""
 
     def release(self, ref: Ref) -> None: ...
 
     def close(self) -> None: ...
 
 
-class Stats(list[TypeStat]):
+class Stats(list["TypeStat"]):  # TypeStat loads with the answer (see _loading)
     """Per type statistics of one heap walk (a list, largest total first), and whether the
     walk read the whole heap (``completeness``)."""
 
@@ -81,6 +81,7 @@ class HeapReader:
         """Attach to a live .NET process; suspend=True freezes it until close().
         The DAC is the one beside the target's own libcoreclr.so, never pyinspect's."""
         from pyinspect.heap.in_process import InProcess
+        from pyinspect.targets.runtimes import runtime_of
 
         if not _pid_exists(pid):
             raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
@@ -123,10 +124,12 @@ class HeapReader:
         before, such as a graph, are gone); always 0 for a live process."""
         return self._live_runner().generation
 
-    def call(self, on: Ref | str, member: str, *args: Any, **context: Any) -> Any:
+    def call(self, on: Ref | str, member: str, *args: Any, meanwhile: Callable[[], object] | None = None,
+             **context: Any) -> Any:
         """One helper call, named: ``member`` of ``on`` (a Ref, or a helper type for a static
-        method) with ``args``; a .NET object answered stays in the helper as a Ref."""
-        return self._live_runner().run(Call(on, member, args), **{**self._context, **context})
+        method) with ``args``; a .NET object answered stays in the helper as a Ref. meanwhile
+        runs while the call does (an answer's models loading: :func:`_loading`)."""
+        return self._live_runner().run(Call(on, member, args), meanwhile, **{**self._context, **context})
 
     def get(self, on: Ref, member: str) -> Any:
         """A helper object's property."""
@@ -158,11 +161,14 @@ class HeapReader:
             total = advance_walk(self, walk, progress, "stats")
             if progress is not None:
                 progress(total, total)
-            rows = json.loads(self.call(walk, "ResultJson", command="stats"))
-            completeness = Completeness.model_validate_json(self.call(walk, "CompletenessJson", command="stats"))
+            rows = json.loads(self.call(walk, "ResultJson", command="stats", meanwhile=_loading(_HEAP, _COMPLETENESS)))
+            completeness_json = self.call(walk, "CompletenessJson", command="stats")
         finally:
             self.release(walk)
-        return Stats([TypeStat.model_validate(row) for row in rows], completeness)
+        from pyinspect.models.completeness import Completeness
+        from pyinspect.models.heap import TypeStat
+
+        return Stats([TypeStat.model_validate(row) for row in rows], Completeness.model_validate_json(completeness_json))
 
     def graph(self, progress: ProgressCallback | None = None, work_folder: str | None = None,
               memory_limit: int = 0) -> HeapGraph:
@@ -190,7 +196,10 @@ class HeapReader:
         """One object: fields with offsets from its address, references expanded to depth."""
         where = parse_address(address)
         check_depth(depth)
-        text = self.call(TARGET, "DescribeObject", where, depth, max_elements, address=hex(where), command="object")
+        text = self.call(TARGET, "DescribeObject", where, depth, max_elements, address=hex(where), command="object",
+                         meanwhile=_loading(_HEAP))
+        from pyinspect.models.heap import HeapObject
+
         return HeapObject.model_validate_json(text)
 
     def read_string(self, address: int | str, max_length: int = 1 << 20) -> str:
@@ -200,7 +209,10 @@ class HeapReader:
     def array_elements(self, address: int | str, start: int = 0, count: int = 100) -> list[HeapField]:
         """Elements [start, start+count) in row-major order, offsets from the array."""
         where = parse_address(address)
-        text = self.call(TARGET, "ReadArrayElements", where, start, count, address=hex(where))
+        text = self.call(TARGET, "ReadArrayElements", where, start, count, address=hex(where),
+                         meanwhile=_loading(_HEAP))
+        from pyinspect.models.heap import HeapField
+
         return [HeapField.model_validate(item) for item in json.loads(text)]
 
     def analyze_collection(self, address: int | str, max_preview_items: int = 5,
@@ -211,7 +223,9 @@ class HeapReader:
         check_preview(max_preview_items)
         check_timeout(timeout_ms)
         text = self.call(TARGET, "AnalyzeCollection", where, max_preview_items, timeout_ms,
-                         address=hex(where), command="analyze_collection")
+                         address=hex(where), command="analyze_collection", meanwhile=_loading(_MEMORY))
+        from pyinspect.models.memory import CollectionAnalysis
+
         return CollectionAnalysis.model_validate_json(text)
 
     def summarize_object(self, address: int | str, max_preview_items: int = 5) -> ObjectSummary:
@@ -219,12 +233,16 @@ class HeapReader:
         where = parse_address(address)
         check_preview(max_preview_items)
         text = self.call(TARGET, "SummarizeObject", where, max_preview_items, address=hex(where),
-                         command="summarize_object")
+                         command="summarize_object", meanwhile=_loading(_MEMORY))
+        from pyinspect.models.memory import ObjectSummary
+
         return ObjectSummary.model_validate_json(text)
 
     def statics(self, type_name: str) -> list[HeapField]:
         """Static fields of a loaded type (``address`` is the referenced object, if any)."""
-        text = self.call(TARGET, "ReadStatics", type_name, type_name=type_name)
+        text = self.call(TARGET, "ReadStatics", type_name, type_name=type_name, meanwhile=_loading(_HEAP))
+        from pyinspect.models.heap import HeapField
+
         return [HeapField.model_validate(item) for item in json.loads(text)]
 
     # ---- triage: threads, locks, async chains, exceptions (issue 31) ---------------------
@@ -236,23 +254,38 @@ class HeapReader:
 
     def threads_report(self, max_frames: int = 200, symbols: str | None = None) -> Threads:
         """:meth:`threads` with ``completeness``: the threads whose stacks could not be read."""
-        text = leaving_out(lambda skip: str(self.call(TARGET, "Threads", max_frames, symbols, skip, command="threads")))
+        text = leaving_out(lambda skip: str(self.call(TARGET, "Threads", max_frames, symbols, skip, command="threads",
+                                                      meanwhile=_loading(_TRIAGE))))
+        from pyinspect.models.triage import Threads
+
         return Threads.model_validate_json(text)
 
     def locks(self, symbols: str | None = None) -> Locks:
         """Monitors, System.Threading.Locks and semaphores held or waited for, and deadlocks."""
-        return Locks.model_validate_json(self.call(TARGET, "Locks", symbols, command="locks"))
+        text = self.call(TARGET, "Locks", symbols, command="locks", meanwhile=_loading(_TRIAGE))
+        from pyinspect.models.triage import Locks
+
+        return Locks.model_validate_json(text)
 
     def exceptions(self, limit: int = 100, symbols: str | None = None) -> Exceptions:
         """Exception objects on the heap, threads' current ones (a crash's) first."""
-        return Exceptions.model_validate_json(self.call(TARGET, "Exceptions", limit, symbols, command="exceptions"))
+        text = self.call(TARGET, "Exceptions", limit, symbols, command="exceptions", meanwhile=_loading(_TRIAGE))
+        from pyinspect.models.triage import Exceptions
+
+        return Exceptions.model_validate_json(text)
 
     def async_chains(self, limit: int = 100, symbols: str | None = None) -> AsyncChains:
         """Async state machines as chains from the innermost await to the root, stuck first."""
-        return AsyncChains.model_validate_json(self.call(TARGET, "AsyncChains", limit, symbols, command="async"))
+        text = self.call(TARGET, "AsyncChains", limit, symbols, command="async", meanwhile=_loading(_TRIAGE))
+        from pyinspect.models.triage import AsyncChains
+
+        return AsyncChains.model_validate_json(text)
 
     def thread_pool(self) -> ThreadPoolInfo:
-        return ThreadPoolInfo.model_validate_json(self.call(TARGET, "ThreadPool", command="threadpool"))
+        text = self.call(TARGET, "ThreadPool", command="threadpool", meanwhile=_loading(_TRIAGE))
+        from pyinspect.models.triage import ThreadPoolInfo
+
+        return ThreadPoolInfo.model_validate_json(text)
 
     def close(self) -> None:
         """Release the target (a suspended process resumes; a dump's reader process ends); idempotent."""
@@ -272,6 +305,11 @@ def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
     """Write a full-heap core dump of a live process with its own runtime's createdump.
     A process in another mount namespace (a container) is asked over its diagnostics socket
     to run its createdump inside its own namespaces; the dump is then moved out to ``path``."""
+    import subprocess
+
+    from pyinspect.targets.process_view import view_of
+    from pyinspect.targets.runtimes import runtime_of
+
     if not _pid_exists(pid):
         raise ProcessNotFoundError(f"no process with pid {pid}", pid=pid)
     out = Path(path).resolve()
@@ -295,6 +333,11 @@ def create_dump(pid: int, path: str | Path, timeout: float = 120.0) -> Path:
 
 def _dump_through_the_runtime(view: ProcessView, out: Path, timeout: float) -> Path:
     """The runtime writes the dump into its own temp folder; pyinspect moves it out."""
+    import shutil
+    import uuid
+
+    from pyinspect.targets.diagnostics_ipc import request_dump
+
     if not out.parent.is_dir():
         raise DumpError(f"the folder of {out} does not exist", pid=view.pid, path=str(out))
     inside = f"{view.temp_folder}/pyinspect-{os.getpid()}-{uuid.uuid4().hex[:12]}.dmp"
@@ -311,6 +354,21 @@ def _dump_through_the_runtime(view: ProcessView, out: Path, timeout: float) -> P
     finally:
         written.unlink(missing_ok=True)
     return out
+
+
+_HEAP, _MEMORY, _COMPLETENESS = "pyinspect.models.heap", "pyinspect.models.memory", "pyinspect.models.completeness"
+_TRIAGE = "pyinspect.models.triage"
+
+
+def _loading(*modules: str) -> Callable[[], object]:
+    """A call's meanwhile: the modules of its answer's models load while the call runs. A
+    one-shot command's request goes out without them, and its dump reader works while they
+    load; the method then imports them by name as usual (loaded: nothing to do)."""
+    def load() -> None:
+        for module in modules:
+            import_module(module)
+
+    return load
 
 
 def _pid_exists(pid: int) -> bool:
