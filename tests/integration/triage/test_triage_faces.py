@@ -80,6 +80,37 @@ def test_cli_threadpool_prints_the_queued_work_by_type(crash: tuple[Hang, Path])
     assert f"queued {work:>6} HangShape.QueuedWork  (global {work}, local 0)" in text
 
 
+_SPIED = """
+import sys
+from pyinspect.heap.frames import Frames
+
+def spied(real, kind):
+    def call(self, *args):
+        answer = real(self, *args)
+        what = args[0][:6].decode() if args else ""
+        print(kind, what, "pyinspect.models.triage" in sys.modules, file=sys.stderr, flush=True)
+        return answer
+    return call
+
+Frames.send_bytes, Frames.recv_bytes = spied(Frames.send_bytes, "sent"), spied(Frames.recv_bytes, "read")
+sys.argv = ["pyinspect", *sys.argv[1:]]
+from pyinspect.cli import main
+main()
+"""
+
+
+def test_cli_loads_the_answers_models_while_the_dump_reader_works(crash: tuple[Hang, Path]) -> None:
+    """`locks --dump` sends its run request before the triage models load, and they are loaded
+    when it reads the answer (pyinspect.heap.reader's meanwhile): they cost the command line
+    milliseconds the reader would wait for (docs/triage.md, Speed)."""
+    result = subprocess.run([sys.executable, "-c", _SPIED, "locks", "--dump", str(crash[1]), "--json"],
+                            capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0 and len(json.loads(result.stdout)["deadlocks"]) == 1, result.stderr
+    steps = [line.split() for line in result.stderr.splitlines() if line.startswith(("sent", "read"))]
+    run = steps.index(["sent", '["run"', "False"])
+    assert steps[run + 1] == ["read", "True"], steps
+
+
 def test_cli_refuses_a_command_with_no_target() -> None:
     result = subprocess.run([str(PYINSPECT), "threads", "--json"], capture_output=True, text=True, timeout=120,
                             check=False)
