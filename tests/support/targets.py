@@ -68,6 +68,26 @@ def wait_for_file(path: Path, timeout: float = 30.0, proc: subprocess.Popen[Any]
     raise AssertionError(f"debuggee did not write {path} within {timeout}s")
 
 
+_READ_SYSCALL = "0"  # read(2) on x86_64, the only machine the debuggees are built for (linux-x64)
+
+
+def wait_until_reading_input(pid: int, timeout: float = 30.0) -> None:
+    """Wait (bounded) until the program's main thread is blocked reading its input (a
+    Console.ReadLine loop): done with what it did before, so no allocation is under way. A
+    stop or a dump taken mid-allocation shows zeroed memory where an object is about to be,
+    and the heap's walk rightly says it stopped there."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            syscall = Path(f"/proc/{pid}/syscall").read_text().split(" ", 1)[0]
+        except OSError as exc:
+            raise AssertionError(f"process {pid} ended before reading its input") from exc
+        if syscall == _READ_SYSCALL:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} did not block reading its input within {timeout}s")
+
+
 def read_truth(path: Path) -> Any:
     return json.loads(path.read_text())
 

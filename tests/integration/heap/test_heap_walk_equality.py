@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from heaptruth import TruthTarget
-from support.targets import running_target, wait_for_file
+from support.targets import running_target, wait_for_file, wait_until_reading_input
 from support.walk_check import assert_walks_equal, compare_walks, zeroed_copy
 from support.webapp import free_port, url_args, wait_until_serving
 
@@ -38,6 +38,7 @@ def test_heaptruth_live_and_dump(truth_target: TruthTarget) -> None:
 def test_leakstory_live_and_dump(tmp_path: Path) -> None:
     with running_target("LeakStory", str(tmp_path / "status.json")) as proc:
         wait_for_file(tmp_path / "status.json", timeout=60, proc=proc)
+        wait_until_reading_input(proc.pid)  # the status is written before its writer has returned
         dump = create_dump(proc.pid, tmp_path / "leakstory.dmp")
         for reader in both(proc.pid, dump):
             assert_walks_equal(reader)
