@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import threading
 import weakref
 from collections.abc import Callable
@@ -264,7 +263,7 @@ def _spawn(path: str, started: Started | None = None) -> _Spawned:
     """A reader process for the dump at path (pyinspect.heap.reader_spawn), or the one started,
     its socket wrapped for calls."""
     process, parent, stderr = started or spawn_reader(path)
-    return process, Frames(socket.socket(fileno=parent.detach())), stderr
+    return process, Frames(parent), stderr
 
 
 def _error_of(code: str) -> type[PyInspectError]:

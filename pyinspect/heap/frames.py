@@ -5,20 +5,33 @@ to load at a one-shot command's start)."""
 
 from __future__ import annotations
 
+import _socket
 import select
-import socket
 import struct
+from typing import Protocol
 
-__all__ = ["Frames"]
+__all__ = ["Frames", "readable"]
 
 _SHORT = struct.Struct("!i")
 _LONG = struct.Struct("!Q")
 
 
+class _HasFileno(Protocol):
+    def fileno(self) -> int: ...
+
+
+def readable(source: int | _HasFileno, timeout: float) -> bool:
+    """Whether source (a descriptor, or what has one) can be read within timeout seconds: a
+    message or a close on a socket, a process's exit on its pidfd."""
+    waiting = select.poll()  # not select(): a process with 1,024 open files has larger fds
+    waiting.register(source, select.POLLIN)
+    return bool(waiting.poll(timeout * 1000))
+
+
 class Frames:
     """One end of a socket pair, read and written a message at a time (blocking)."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: _socket.socket) -> None:
         self._sock = sock
 
     def send_bytes(self, message: bytes) -> None:
@@ -29,9 +42,7 @@ class Frames:
 
     def poll(self, timeout: float) -> bool:
         """Whether a message (or the other end's close) is waiting, within timeout seconds."""
-        waiting = select.poll()  # not select(): a process with 1,024 open files has larger fds
-        waiting.register(self._sock, select.POLLIN)
-        return bool(waiting.poll(timeout * 1000))
+        return readable(self._sock, timeout)
 
     def recv_bytes(self) -> bytes:
         """The next message (EOFError when the other end closed first)."""

@@ -69,7 +69,7 @@ class ReaderProcess:
             os.kill(self.pid, _SIGKILL)
 
     def _await_exit(self, timeout: float) -> None:
-        import select
+        from pyinspect.heap.frames import readable
 
         try:
             exited = os.pidfd_open(self.pid)
@@ -77,9 +77,7 @@ class ReaderProcess:
             self._poll_exit(timeout)
             return
         try:
-            ended = select.poll()  # not select(): a process with 1,024 open files has larger fds
-            ended.register(exited, select.POLLIN)
-            if not ended.poll(timeout * 1000):
+            if not readable(exited, timeout):
                 raise TimeoutError(f"the dump reader (pid {self.pid}) did not end within {timeout:g} s")
         finally:
             os.close(exited)

@@ -42,7 +42,8 @@ def memory_growth(seen: Observations, limits: Thresholds) -> list[Finding]:
     holder = f"; held by {holder_of(path)[1]}" if path else ""
     shown = ", ".join(f"{r.type} +{r.count_delta:,} (+{megabytes(r.size_delta)})" for r in rows[:3])
     objects = (EvidenceObject(address=address, type=adding.type, role="one of the growing objects"),) if address else ()
-    methods = _allocating(seen, [adding.type, *(r.type for r in rows[:_SHOWN])])
+    methods = allocating_methods(seen.recording.allocations if seen.recording is not None else [],
+                                 [adding.type, *(r.type for r in rows[:_SHOWN])])
     where = f"; allocated in {methods[0].method}" if methods else ""
     return [Finding(
         kind="memory-growth", severity="warning", confidence="high" if path else "medium",
@@ -61,12 +62,6 @@ def objects_being_added(rows: list[TypeDelta]) -> TypeDelta:
     most_added = max((r.count_delta for r in rows), default=0)
     added = [r for r in rows if r.count_delta > 0 and r.count_delta * 100 >= most_added]
     return max(added, key=lambda r: r.retained_delta, default=rows[0])
-
-
-def _allocating(seen: Observations, types: list[str]) -> tuple[EvidenceFrame, ...]:
-    if seen.recording is None:
-        return ()
-    return allocating_methods(seen.recording.allocations, types)
 
 
 def allocating_methods(allocations: list[AllocationRow], types: list[str]) -> tuple[EvidenceFrame, ...]:
